@@ -1,0 +1,50 @@
+/**
+ * `/healthz` (the process is alive) and `/readyz` (its dependencies answer) for services that
+ * have no HTTP API of their own. Port 0 picks a free port; a negative port disables it.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type ReadinessCheck = () => Promise<boolean> | boolean;
+
+export interface HealthServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startHealthServer(
+  port: number,
+  checks: Record<string, ReadinessCheck>,
+): Promise<HealthServer | undefined> {
+  if (port < 0) return undefined;
+  const server = http.createServer((req, res) => {
+    if (req.url === '/healthz') return send(res, 200, { status: 'ok' });
+    if (req.url === '/readyz') {
+      void runChecks(checks).then((result) => send(res, result.ready ? 200 : 503, result));
+      return;
+    }
+    send(res, 404, { error: 'Not found.' });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '0.0.0.0', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+export async function runChecks(
+  checks: Record<string, ReadinessCheck>,
+): Promise<{ ready: boolean; checks: Record<string, boolean> }> {
+  const results: Record<string, boolean> = {};
+  for (const [name, check] of Object.entries(checks)) {
+    results[name] = await Promise.resolve()
+      .then(check)
+      .catch(() => false);
+  }
+  return { ready: Object.values(results).every(Boolean), checks: results };
+}
+
+function send(res: http.ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}

@@ -1,0 +1,5 @@
+export * from './app-error';
+export * from './pagination';
+export * from './query';
+export * from './health-server';
+export * from './run-until-signalled';

@@ -1,0 +1,38 @@
+/** Wire shapes of request/reply calls and domain events. */
+import { z } from 'zod';
+
+export const rpcRequestSchema = z.object({
+  merchant_id: z.string(),
+  params: z.record(z.string(), z.string()).default({}),
+  query: z.record(z.string(), z.unknown()).default({}),
+  body: z.unknown().optional(),
+  expand: z.array(z.string()).default([]),
+  /** The API secret that made the call; payouts record it as `paid_by_id`. */
+  api_key_id: z.string().nullable().default(null),
+});
+export type RpcRequest = z.infer<typeof rpcRequestSchema>;
+
+export interface RpcReply<T = unknown> {
+  status: number;
+  body: T;
+}
+
+export const eventEnvelopeSchema = z.object({
+  id: z.string(),
+  type: z.string(),
+  merchant_id: z.string(),
+  occurred_at: z.string(),
+  data: z.unknown(),
+});
+export type EventEnvelope<T = unknown> = Omit<z.infer<typeof eventEnvelopeSchema>, 'data'> & {
+  data: T;
+};
+
+/** NATS header names that carry request context across services. */
+export const HEADERS = {
+  requestId: 'x-request-id',
+  merchantId: 'x-merchant-id',
+  traceparent: 'traceparent',
+  tracestate: 'tracestate',
+  msgId: 'Nats-Msg-Id',
+} as const;

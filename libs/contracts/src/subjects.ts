@@ -1,0 +1,31 @@
+/**
+ * Every NATS subject and stream name the services agree on. Append-only: renaming one breaks
+ * running replicas and durable consumers.
+ */
+export const SERVICES = ['affiliate', 'tracking', 'commission', 'payout', 'webhook'] as const;
+export type ServiceName = (typeof SERVICES)[number];
+
+/** Request/reply subject of one operation of one service, e.g. `rpc.affiliate.create`. */
+export function rpcSubject(service: ServiceName, operation: string): string {
+  return `rpc.${service}.${operation}`;
+}
+
+/** Queue group shared by every replica of a service, so a request is answered once. */
+export function rpcQueueGroup(service: ServiceName): string {
+  return `${service}-rpc`;
+}
+
+/** One JetStream stream per owning service; each owns the aggregates listed here. */
+export const STREAMS = {
+  affiliate: {
+    name: 'EVT_AFFILIATE',
+    aggregates: ['affiliate', 'affiliate_link', 'affiliate_coupon', 'campaign'],
+  },
+} as const satisfies Partial<Record<ServiceName, { name: string; aggregates: readonly string[] }>>;
+
+export function streamSubjects(aggregates: readonly string[]): string[] {
+  return aggregates.map((aggregate) => `evt.${aggregate}.>`);
+}
+
+/** Gateways drop cached credentials of a merchant when this is published (core NATS, fire-and-forget). */
+export const MERCHANT_CHANGED_SUBJECT = 'ctl.merchant.changed';

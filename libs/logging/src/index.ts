@@ -1,0 +1,34 @@
+/**
+ * Structured JSON logs. Anything that may hold a secret is redacted by path, so a careless
+ * `log.info({ headers })` cannot leak an API secret.
+ */
+import pino from 'pino';
+
+export type Logger = pino.Logger;
+
+const REDACT_PATHS = [
+  'authorization',
+  '*.authorization',
+  'headers.authorization',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'api_secret',
+  '*.api_secret',
+  'secret',
+  '*.secret',
+  'password',
+  '*.password',
+  'processor_signing_secret',
+  '*.processor_signing_secret',
+  'token',
+  '*.token_hash',
+];
+
+export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
+  return pino({
+    level,
+    base: { service },
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+  });
+}

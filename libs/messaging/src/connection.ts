@@ -1,0 +1,21 @@
+/** NATS connection with endless reconnects: a broker restart must not kill a service. */
+import { connect } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/nats-core';
+import type { Logger } from '@aff/logging';
+
+export async function connectNats(url: string, name: string, log: Logger): Promise<NatsConnection> {
+  const nc = await connect({
+    servers: url,
+    name,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 500,
+  });
+  void (async () => {
+    for await (const status of nc.status()) {
+      if (status.type === 'disconnect' || status.type === 'reconnect') {
+        log.warn({ nats: status.type }, 'nats connection status changed');
+      }
+    }
+  })();
+  return nc;
+}

@@ -1,0 +1,10 @@
+export * from './connection';
+export * from './trace-context';
+export * from './json';
+export * from './rpc-server';
+export * from './rpc-client';
+export * from './streams';
+export * from './event-publisher';
+export * from './event-consumer';
+export * from './outbox-relay';
+export type { NatsConnection, Subscription } from '@nats-io/nats-core';

@@ -1,0 +1,4 @@
+export * from './connection';
+export * from './pending-events';
+export * from './processed-events';
+export * from './tenant-repository';

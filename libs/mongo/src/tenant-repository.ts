@@ -1,0 +1,116 @@
+/**
+ * Data access shared by every merchant-scoped collection: every read and write is filtered by
+ * `merchant_id`, so one merchant can never reach another's records. Writes may carry domain
+ * events, stored in the same document write (see pending-events.ts) and handed back for relay.
+ */
+import type { FilterQuery, Model, UpdateQuery } from 'mongoose';
+import type { EventEnvelope } from '@aff/contracts';
+import type { EventContext, PendingEvent } from '@aff/messaging';
+import {
+  PENDING_EVENTS_FIELD,
+  relayItem,
+  toStoredPendingEvent,
+  type StoredPendingEvent,
+} from './pending-events';
+
+export interface TenantRecord {
+  _id: string;
+  merchant_id: string;
+  created_at: Date;
+  pending_events: StoredPendingEvent[];
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+export interface WriteResult<T> {
+  record: T;
+  pending: PendingEvent[];
+}
+
+const NEWEST_FIRST = { created_at: -1, _id: -1 } as const;
+
+export class TenantRepository<T extends TenantRecord> {
+  constructor(readonly model: Model<T>) {}
+
+  async findById(merchantId: string, id: string): Promise<T | null> {
+    return this.model
+      .findOne({ _id: id, merchant_id: merchantId } as FilterQuery<T>)
+      .lean<T>()
+      .exec();
+  }
+
+  async findOne(merchantId: string, filter: FilterQuery<T>): Promise<T | null> {
+    return this.model
+      .findOne({ ...filter, merchant_id: merchantId })
+      .lean<T>()
+      .exec();
+  }
+
+  async findMany(merchantId: string, filter: FilterQuery<T>, limit = 1000): Promise<T[]> {
+    return this.model
+      .find({ ...filter, merchant_id: merchantId })
+      .sort(NEWEST_FIRST)
+      .limit(limit)
+      .lean<T[]>()
+      .exec();
+  }
+
+  async page(
+    merchantId: string,
+    filter: FilterQuery<T>,
+    skip: number,
+    limit: number,
+  ): Promise<Page<T>> {
+    const scoped = { ...filter, merchant_id: merchantId } as FilterQuery<T>;
+    const [items, total] = await Promise.all([
+      this.model.find(scoped).sort(NEWEST_FIRST).skip(skip).limit(limit).lean<T[]>().exec(),
+      this.model.countDocuments(scoped).exec(),
+    ]);
+    return { items, total };
+  }
+
+  async insert(
+    record: Omit<T, 'pending_events'>,
+    events: EventEnvelope[] = [],
+    context: EventContext = {},
+  ): Promise<WriteResult<T>> {
+    const stored = events.map((event) => toStoredPendingEvent(event, context));
+    const full = { ...record, [PENDING_EVENTS_FIELD]: stored } as unknown as T;
+    await this.model.collection.insertOne(full as never);
+    return { record: full, pending: this.relayItems(record._id, stored) };
+  }
+
+  /** Applies `$set` (and any extra operators) and queues events in the same write. */
+  async update(
+    merchantId: string,
+    id: string,
+    update: UpdateQuery<T>,
+    events: EventEnvelope[] = [],
+    context: EventContext = {},
+  ): Promise<WriteResult<T> | null> {
+    const stored = events.map((event) => toStoredPendingEvent(event, context));
+    const withEvents = (
+      stored.length > 0
+        ? { ...update, $push: { [PENDING_EVENTS_FIELD]: { $each: stored } } }
+        : update
+    ) as UpdateQuery<T>;
+    const record = await this.model
+      .findOneAndUpdate({ _id: id, merchant_id: merchantId } as FilterQuery<T>, withEvents, {
+        new: true,
+      })
+      .lean<T>()
+      .exec();
+    return record ? { record, pending: this.relayItems(id, stored) } : null;
+  }
+
+  async deleteById(merchantId: string, id: string): Promise<void> {
+    await this.model.deleteOne({ _id: id, merchant_id: merchantId } as FilterQuery<T>).exec();
+  }
+
+  relayItems(id: string, stored: StoredPendingEvent[]): PendingEvent[] {
+    return stored.map((item) => relayItem(this.model.collection, id, item));
+  }
+}

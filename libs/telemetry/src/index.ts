@@ -1,0 +1,39 @@
+/**
+ * Starts the OpenTelemetry Node SDK. Must run before express, mongoose, ioredis or nats are
+ * required, so each service's `main.ts` imports `@aff/telemetry/register` (via `./instrument`)
+ * on its first line. Without OTEL_EXPORTER_OTLP_ENDPOINT spans are created (so trace context
+ * still flows through logs and NATS headers) but not exported.
+ */
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { getNodeAutoInstrumentations } from '@opentelemetry/auto-instrumentations-node';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+
+let sdk: NodeSDK | undefined;
+
+export function startTelemetry(defaultServiceName: string): void {
+  if (sdk || process.env.OTEL_SDK_DISABLED === 'true') return;
+  const serviceName = process.env.OTEL_SERVICE_NAME ?? defaultServiceName;
+  const exporting = Boolean(
+    process.env.OTEL_EXPORTER_OTLP_ENDPOINT ?? process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
+  );
+  sdk = new NodeSDK({
+    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceName }),
+    ...(exporting ? { traceExporter: new OTLPTraceExporter() } : {}),
+    instrumentations: [
+      getNodeAutoInstrumentations({
+        // File-system and DNS spans drown the request spans an SRE actually follows.
+        '@opentelemetry/instrumentation-fs': { enabled: false },
+        '@opentelemetry/instrumentation-dns': { enabled: false },
+        '@opentelemetry/instrumentation-net': { enabled: false },
+      }),
+    ],
+  });
+  sdk.start();
+}
+
+export async function stopTelemetry(): Promise<void> {
+  await sdk?.shutdown().catch(() => undefined);
+  sdk = undefined;
+}

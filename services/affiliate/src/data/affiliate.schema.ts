@@ -1,0 +1,74 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+import type { AffiliateState, CommissionStats } from '@aff/contracts';
+import type { StoredPendingEvent } from '@aff/mongo';
+
+export interface AffiliateRecord {
+  _id: string;
+  merchant_id: string;
+  campaign_id: string;
+  state: AffiliateState;
+  first_name: string;
+  last_name: string;
+  email: string;
+  confirmed_at: Date | null;
+  unconfirmed_email: string | null;
+  wallet_a_email: string | null;
+  wallet_a_email_confirmed_at: Date | null;
+  wallet_b_email: string | null;
+  wallet_b_email_confirmed_at: Date | null;
+  receive_new_commission_notifications: boolean;
+  sign_in_count: number;
+  processor_customer_id: string | null;
+  /**
+   * Uniqueness key for processor_customer_id. FerretDB has no partial or sparse indexes, so a
+   * unique index on a nullable field would make every null collide; non-customers get their own id.
+   */
+  customer_key: string;
+  processor_account_id: string | null;
+  visitors: number;
+  leads: number;
+  conversions: number;
+  commission_stats: CommissionStats;
+  created_at: Date;
+  updated_at: Date;
+  pending_events: StoredPendingEvent[];
+}
+
+const schema = new Schema<AffiliateRecord>(
+  {
+    _id: { type: String, required: true },
+    merchant_id: { type: String, required: true },
+    campaign_id: { type: String, required: true },
+    state: { type: String, required: true },
+    first_name: { type: String, required: true },
+    last_name: { type: String, required: true },
+    email: { type: String, required: true },
+    confirmed_at: { type: Date, default: null },
+    unconfirmed_email: { type: String, default: null },
+    wallet_a_email: { type: String, default: null },
+    wallet_a_email_confirmed_at: { type: Date, default: null },
+    wallet_b_email: { type: String, default: null },
+    wallet_b_email_confirmed_at: { type: Date, default: null },
+    receive_new_commission_notifications: { type: Boolean, required: true },
+    sign_in_count: { type: Number, default: 0 },
+    processor_customer_id: { type: String, default: null },
+    customer_key: { type: String, required: true },
+    processor_account_id: { type: String, default: null },
+    visitors: { type: Number, default: 0 },
+    leads: { type: Number, default: 0 },
+    conversions: { type: Number, default: 0 },
+    commission_stats: { type: Schema.Types.Mixed, default: () => ({ currencies: {} }) },
+    created_at: { type: Date, required: true },
+    updated_at: { type: Date, required: true },
+    pending_events: { type: Schema.Types.Mixed, default: () => [] },
+  },
+  { versionKey: false, minimize: false },
+);
+schema.index({ merchant_id: 1, email: 1 }, { unique: true });
+schema.index({ merchant_id: 1, customer_key: 1 }, { unique: true });
+schema.index({ merchant_id: 1, created_at: -1 });
+schema.index({ merchant_id: 1, campaign_id: 1, created_at: -1 });
+
+export function affiliateModel(connection: Connection): Model<AffiliateRecord> {
+  return connection.model<AffiliateRecord>('Affiliate', schema, 'affiliates');
+}

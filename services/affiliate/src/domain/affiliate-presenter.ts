@@ -1,0 +1,72 @@
+/** Builds affiliate views with the expansions a caller asked for, in as few queries as possible. */
+import type { AffiliateView, CampaignView, LinkView } from '@aff/contracts';
+import type { TenantRepository } from '@aff/mongo';
+import type { AffiliateRecord } from '../data/affiliate.schema';
+import type { CampaignRecord } from '../data/campaign.schema';
+import type { LinkRecord } from '../data/link.schema';
+import { toAffiliateView, toCampaignView, toLinkView } from './views';
+
+export const AFFILIATE_EXPANSIONS = ['campaign', 'links', 'commission_stats'] as const;
+export type AffiliateExpansion = (typeof AFFILIATE_EXPANSIONS)[number];
+
+export class AffiliatePresenter {
+  constructor(
+    private readonly campaigns: TenantRepository<CampaignRecord>,
+    private readonly links: TenantRepository<LinkRecord>,
+  ) {}
+
+  async present(
+    merchantId: string,
+    records: AffiliateRecord[],
+    expand: ReadonlySet<AffiliateExpansion>,
+  ): Promise<AffiliateView[]> {
+    if (records.length === 0) return [];
+    const needCampaigns = expand.has('campaign') || expand.has('links');
+    const campaigns = needCampaigns ? await this.campaignsById(merchantId, records) : new Map();
+    const links = expand.has('links') ? await this.linksByAffiliate(merchantId, records) : new Map();
+    return records.map((record) => {
+      const campaign = campaigns.get(record.campaign_id) as CampaignRecord | undefined;
+      const campaignView: CampaignView | undefined = campaign ? toCampaignView(campaign) : undefined;
+      const linkViews: LinkView[] | undefined = expand.has('links')
+        ? ((links.get(record._id) ?? []) as LinkRecord[]).map((link) =>
+            toLinkView(link, campaign?.url ?? ''),
+          )
+        : undefined;
+      return toAffiliateView(record, {
+        ...(expand.has('campaign') && campaignView ? { campaign: campaignView } : {}),
+        ...(linkViews ? { links: linkViews } : {}),
+        ...(expand.has('commission_stats')
+          ? { commission_stats: record.commission_stats ?? { currencies: {} } }
+          : {}),
+      });
+    });
+  }
+
+  async presentOne(
+    merchantId: string,
+    record: AffiliateRecord,
+    expand: ReadonlySet<AffiliateExpansion> = new Set(['campaign', 'links']),
+  ): Promise<AffiliateView> {
+    const [view] = await this.present(merchantId, [record], expand);
+    return view!;
+  }
+
+  private async campaignsById(merchantId: string, records: AffiliateRecord[]) {
+    const ids = [...new Set(records.map((r) => r.campaign_id))];
+    const found = await this.campaigns.findMany(merchantId, { _id: { $in: ids } });
+    return new Map(found.map((c) => [c._id, c]));
+  }
+
+  private async linksByAffiliate(merchantId: string, records: AffiliateRecord[]) {
+    const ids = records.map((r) => r._id);
+    const found = await this.links.findMany(merchantId, { affiliate_id: { $in: ids } }, 10_000);
+    const byAffiliate = new Map<string, LinkRecord[]>();
+    // Oldest link first: the first link is the affiliate's primary one.
+    for (const link of found.reverse()) {
+      const list = byAffiliate.get(link.affiliate_id) ?? [];
+      list.push(link);
+      byAffiliate.set(link.affiliate_id, list);
+    }
+    return byAffiliate;
+  }
+}

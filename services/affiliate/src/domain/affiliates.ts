@@ -1,0 +1,212 @@
+/** Affiliate use cases: create (with its first link), update, read, list. */
+import { randomUUID } from 'node:crypto';
+import {
+  buildEvent,
+  createAffiliateBodySchema,
+  updateAffiliateBodySchema,
+  validate,
+} from '@aff/contracts';
+import type { AffiliateView, CreateAffiliateBody, Paginated } from '@aff/contracts';
+import { errors, isAppError, paginate, type PageRequest } from '@aff/api';
+import { isDuplicateKeyError, type TenantRepository } from '@aff/mongo';
+import type { FilterQuery } from 'mongoose';
+import type { AffiliateRecord } from '../data/affiliate.schema';
+import type { CampaignRecord } from '../data/campaign.schema';
+import type { LinkRecord } from '../data/link.schema';
+import type { AffiliatePresenter, AffiliateExpansion } from './affiliate-presenter';
+import type { CampaignUseCases } from './campaigns';
+import type { LinkUseCases } from './links';
+import { generateLinkToken } from './link-token';
+import { toAffiliateView, toCampaignView, toLinkView } from './views';
+import type { CallContext, EventRelay } from './ports';
+
+const CREATE_FAILED = 'Could not create affiliate.';
+const UPDATE_FAILED = 'Could not update affiliate.';
+
+export interface AffiliateFilters {
+  campaign_id?: string;
+  email?: string;
+  processor_customer_id?: string;
+}
+
+export class AffiliateUseCases {
+  constructor(
+    private readonly affiliates: TenantRepository<AffiliateRecord>,
+    private readonly campaigns: CampaignUseCases,
+    private readonly links: LinkUseCases,
+    private readonly presenter: AffiliatePresenter,
+    private readonly relay: EventRelay,
+  ) {}
+
+  async create(ctx: CallContext, body: unknown): Promise<AffiliateView> {
+    const input = validate(createAffiliateBodySchema, body);
+    if (!input.ok) throw errors.invalid(CREATE_FAILED, input.details);
+    const value = input.value;
+    const campaign = await this.campaigns
+      .resolveForAffiliate(ctx, value.campaign_id)
+      .catch(rethrowAsInvalid(CREATE_FAILED));
+    const token = value.token ?? generateLinkToken(value.first_name);
+    const taken = await this.takenFields(ctx.merchantId, value, token);
+    if (taken.length > 0) throw errors.invalid(CREATE_FAILED, taken);
+
+    const record = newAffiliateRecord(ctx.merchantId, campaign._id, value);
+    const link = await this.links.reserve(ctx.merchantId, record._id, token).catch(
+      rethrowAsInvalid(CREATE_FAILED),
+    );
+    const view = this.viewOf({ ...record, pending_events: [] }, campaign, [link]);
+    try {
+      const result = await this.affiliates.insert(
+        record,
+        [
+          buildEvent('affiliate.created', ctx.merchantId, view),
+          buildEvent('affiliate_link.created', ctx.merchantId, view.links![0]!),
+        ],
+        ctx.events,
+      );
+      await this.relay.relay(result.pending);
+      return view;
+    } catch (error) {
+      await this.links.release(ctx.merchantId, link._id);
+      if (isDuplicateKeyError(error)) {
+        throw errors.invalid(CREATE_FAILED, await this.takenFields(ctx.merchantId, value, null));
+      }
+      throw error;
+    }
+  }
+
+  async update(ctx: CallContext, id: string, body: unknown): Promise<AffiliateView> {
+    const current = await this.getRecord(ctx, id);
+    const input = validate(updateAffiliateBodySchema, body);
+    if (!input.ok) throw errors.invalid(UPDATE_FAILED, input.details);
+    const value = input.value;
+    const set: Partial<AffiliateRecord> = { updated_at: new Date() };
+    if (value.first_name) set.first_name = value.first_name;
+    if (value.last_name) set.last_name = value.last_name;
+    if (value.state) set.state = value.state;
+    if (value.wallet_a_email !== undefined) set.wallet_a_email = value.wallet_a_email;
+    if (value.wallet_b_email !== undefined) set.wallet_b_email = value.wallet_b_email;
+    if (value.receive_new_commission_notifications !== undefined)
+      set.receive_new_commission_notifications = value.receive_new_commission_notifications;
+    if (value.campaign_id) {
+      const campaign = await this.campaigns
+        .resolveForAffiliate(ctx, value.campaign_id)
+        .catch(rethrowAsInvalid(UPDATE_FAILED));
+      set.campaign_id = campaign._id;
+    }
+    if (value.email && value.email !== current.email) {
+      // The address changes only once its owner confirms it (see docs/affiliates.md).
+      const owner = await this.affiliates.findOne(ctx.merchantId, { email: value.email });
+      if (owner) throw errors.invalid(UPDATE_FAILED, ['Email has already been taken']);
+      set.unconfirmed_email = value.email;
+    }
+    const next = { ...current, ...set };
+    const view = await this.presenter.presentOne(ctx.merchantId, next);
+    const result = await this.affiliates.update(
+      ctx.merchantId,
+      id,
+      { $set: set },
+      [buildEvent('affiliate.updated', ctx.merchantId, view)],
+      ctx.events,
+    );
+    if (!result) throw errors.notFound('Affiliate', id);
+    await this.relay.relay(result.pending);
+    return view;
+  }
+
+  async get(ctx: CallContext, id: string): Promise<AffiliateView> {
+    return this.presenter.presentOne(ctx.merchantId, await this.getRecord(ctx, id));
+  }
+
+  async list(
+    ctx: CallContext,
+    filters: AffiliateFilters,
+    page: PageRequest,
+    expand: ReadonlySet<AffiliateExpansion>,
+  ): Promise<Paginated<AffiliateView>> {
+    const query: FilterQuery<AffiliateRecord> = {};
+    if (filters.campaign_id) query.campaign_id = filters.campaign_id;
+    if (filters.email) query.email = filters.email.trim().toLowerCase();
+    if (filters.processor_customer_id) query.processor_customer_id = filters.processor_customer_id;
+    const result = await this.affiliates.page(ctx.merchantId, query, page.skip, page.limit);
+    const views = await this.presenter.present(ctx.merchantId, result.items, expand);
+    return paginate(views, result.total, page);
+  }
+
+  async getRecord(ctx: CallContext, id: string): Promise<AffiliateRecord> {
+    const record = await this.affiliates.findById(ctx.merchantId, id);
+    if (!record) throw errors.notFound('Affiliate', id);
+    return record;
+  }
+
+  private async takenFields(
+    merchantId: string,
+    value: CreateAffiliateBody,
+    token: string | null,
+  ): Promise<string[]> {
+    const [email, customer, link] = await Promise.all([
+      this.affiliates.findOne(merchantId, { email: value.email }),
+      value.processor_customer_id
+        ? this.affiliates.findOne(merchantId, { processor_customer_id: value.processor_customer_id })
+        : null,
+      token ? this.links.findLiveByToken(merchantId, token) : null,
+    ]);
+    return [
+      ...(email ? ['Email has already been taken'] : []),
+      ...(customer ? ['Processor customer has already been taken'] : []),
+      ...(link ? ['Token has already been taken'] : []),
+    ];
+  }
+
+  private viewOf(record: AffiliateRecord, campaign: CampaignRecord, links: LinkRecord[]) {
+    return toAffiliateView(record, {
+      campaign: toCampaignView(campaign),
+      links: links.map((link) => toLinkView(link, campaign.url)),
+    });
+  }
+}
+
+function newAffiliateRecord(
+  merchantId: string,
+  campaignId: string,
+  value: CreateAffiliateBody,
+): Omit<AffiliateRecord, 'pending_events'> {
+  const now = new Date();
+  const id = randomUUID();
+  return {
+    _id: id,
+    merchant_id: merchantId,
+    campaign_id: campaignId,
+    state: value.state ?? 'active',
+    first_name: value.first_name,
+    last_name: value.last_name,
+    email: value.email,
+    // Affiliates created through the API need no e-mail confirmation (spec).
+    confirmed_at: now,
+    unconfirmed_email: null,
+    wallet_a_email: value.wallet_a_email ?? null,
+    wallet_a_email_confirmed_at: null,
+    wallet_b_email: value.wallet_b_email ?? null,
+    wallet_b_email_confirmed_at: null,
+    receive_new_commission_notifications: value.receive_new_commission_notifications ?? true,
+    sign_in_count: 0,
+    processor_customer_id: value.processor_customer_id ?? null,
+    customer_key: value.processor_customer_id ? `customer:${value.processor_customer_id}` : `none:${id}`,
+    processor_account_id: null,
+    visitors: 0,
+    leads: 0,
+    conversions: 0,
+    commission_stats: { currencies: {} },
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/** A lookup that failed with a single message becomes part of the create/update 422 body. */
+function rethrowAsInvalid(message: string) {
+  return (error: unknown): never => {
+    if (isAppError(error) && error.status === 422 && !error.details) {
+      throw errors.invalid(message, [error.message]);
+    }
+    throw error;
+  };
+}

@@ -1,0 +1,122 @@
+/** Campaign use cases: the merchant's default campaign, create, update, read. */
+import { randomUUID } from 'node:crypto';
+import { buildEvent, validate, createCampaignBodySchema, updateCampaignBodySchema } from '@aff/contracts';
+import type { CampaignView } from '@aff/contracts';
+import { AppError, errors, paginate, type PageRequest } from '@aff/api';
+import { isDuplicateKeyError, type TenantRepository } from '@aff/mongo';
+import type { CampaignRecord } from '../data/campaign.schema';
+import {
+  applyCampaignChanges,
+  campaignProblems,
+  defaultCampaignSettings,
+  type CampaignSettings,
+} from './campaign-rules';
+import { toCampaignView } from './views';
+import type { CallContext, EventRelay } from './ports';
+
+export class CampaignUseCases {
+  constructor(
+    private readonly campaigns: TenantRepository<CampaignRecord>,
+    private readonly relay: EventRelay,
+    private readonly defaultCampaignUrl: string,
+  ) {}
+
+  /** Every merchant has exactly one default campaign; it is created on first need. */
+  async ensureDefault(ctx: CallContext): Promise<CampaignRecord> {
+    const existing = await this.campaigns.findOne(ctx.merchantId, { default_slot: 'default' });
+    if (existing) return existing;
+    const record = this.newRecord(ctx.merchantId, defaultCampaignSettings(this.defaultCampaignUrl), true);
+    try {
+      const result = await this.campaigns.insert(
+        record,
+        [buildEvent('campaign.created', ctx.merchantId, toCampaignView({ ...record, pending_events: [] }))],
+        ctx.events,
+      );
+      await this.relay.relay(result.pending);
+      return result.record;
+    } catch (error) {
+      // A concurrent request created it first: use that one.
+      if (!isDuplicateKeyError(error)) throw error;
+      const winner = await this.campaigns.findOne(ctx.merchantId, { default_slot: 'default' });
+      if (!winner) throw error;
+      return winner;
+    }
+  }
+
+  async create(ctx: CallContext, body: unknown): Promise<CampaignView> {
+    const input = validate(createCampaignBodySchema, body);
+    if (!input.ok) throw errors.invalid('Could not create campaign.', input.details);
+    const settings = applyCampaignChanges(defaultCampaignSettings(this.defaultCampaignUrl), input.value);
+    const problems = campaignProblems(settings);
+    if (problems.length > 0) throw errors.invalid('Could not create campaign.', problems);
+    await this.ensureDefault(ctx);
+    const record = this.newRecord(ctx.merchantId, settings, false);
+    const view = toCampaignView({ ...record, pending_events: [] });
+    const result = await this.campaigns.insert(
+      record,
+      [buildEvent('campaign.created', ctx.merchantId, view)],
+      ctx.events,
+    );
+    await this.relay.relay(result.pending);
+    return view;
+  }
+
+  async update(ctx: CallContext, id: string, body: unknown): Promise<CampaignView> {
+    const current = await this.get(ctx, id);
+    const input = validate(updateCampaignBodySchema, body);
+    if (!input.ok) throw errors.invalid('Could not update campaign.', input.details);
+    const settings = applyCampaignChanges(current, input.value);
+    const problems = campaignProblems(settings);
+    if (problems.length > 0) throw errors.invalid('Could not update campaign.', problems);
+    const updatedAt = new Date();
+    const view = toCampaignView({ ...current, ...settings, updated_at: updatedAt });
+    const result = await this.campaigns.update(
+      ctx.merchantId,
+      id,
+      { $set: { ...settings, updated_at: updatedAt } },
+      [buildEvent('campaign.updated', ctx.merchantId, view)],
+      ctx.events,
+    );
+    if (!result) throw errors.notFound('Campaign', id);
+    await this.relay.relay(result.pending);
+    return view;
+  }
+
+  async get(ctx: CallContext, id: string): Promise<CampaignRecord> {
+    const record = await this.campaigns.findById(ctx.merchantId, id);
+    if (!record) throw errors.notFound('Campaign', id);
+    return record;
+  }
+
+  async list(ctx: CallContext, page: PageRequest) {
+    await this.ensureDefault(ctx);
+    const result = await this.campaigns.page(ctx.merchantId, {}, page.skip, page.limit);
+    return paginate(result.items.map(toCampaignView), result.total, page);
+  }
+
+  /** The campaign an affiliate joins: the given one (must exist) or the default. */
+  async resolveForAffiliate(ctx: CallContext, campaignId: string | null | undefined) {
+    if (!campaignId) return this.ensureDefault(ctx);
+    const record = await this.campaigns.findById(ctx.merchantId, campaignId);
+    if (!record) throw new AppError('unprocessable', 'Campaign does not exist');
+    return record;
+  }
+
+  private newRecord(
+    merchantId: string,
+    settings: CampaignSettings,
+    isDefault: boolean,
+  ): Omit<CampaignRecord, 'pending_events'> {
+    const id = randomUUID();
+    const now = new Date();
+    return {
+      _id: id,
+      merchant_id: merchantId,
+      ...settings,
+      is_default: isDefault,
+      default_slot: isDefault ? 'default' : id,
+      created_at: now,
+      updated_at: now,
+    };
+  }
+}

@@ -1,0 +1,129 @@
+/** Affiliate links: the first one is reserved with the affiliate; more can be added later. */
+import { randomUUID } from 'node:crypto';
+import { buildEvent, createLinkBodySchema, validate } from '@aff/contracts';
+import type { LinkView, Paginated } from '@aff/contracts';
+import { AppError, errors, paginate, type PageRequest } from '@aff/api';
+import { isDuplicateKeyError, type TenantRepository } from '@aff/mongo';
+import type { FilterQuery } from 'mongoose';
+import type { AffiliateRecord } from '../data/affiliate.schema';
+import type { CampaignRecord } from '../data/campaign.schema';
+import type { LinkRecord } from '../data/link.schema';
+import { generateLinkToken } from './link-token';
+import { toLinkView } from './views';
+import type { CallContext, EventRelay } from './ports';
+
+/** A link whose affiliate was never written (the process died in between) is reclaimable after this. */
+const ORPHAN_AFTER_MS = 60_000;
+const TOKEN_TAKEN = 'Token has already been taken';
+
+export class LinkUseCases {
+  constructor(
+    private readonly links: TenantRepository<LinkRecord>,
+    private readonly affiliates: TenantRepository<AffiliateRecord>,
+    private readonly campaigns: TenantRepository<CampaignRecord>,
+    private readonly relay: EventRelay,
+  ) {}
+
+  /**
+   * Writes the first link before its affiliate (the unique index guards the token). If the
+   * affiliate write never happens the link is an orphan, released or reclaimed later.
+   */
+  async reserve(merchantId: string, affiliateId: string, token: string): Promise<LinkRecord> {
+    const record = newLinkRecord(merchantId, affiliateId, token);
+    try {
+      return (await this.links.insert(record)).record;
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+      if (await this.findLiveByToken(merchantId, token)) {
+        throw new AppError('unprocessable', TOKEN_TAKEN);
+      }
+      return (await this.links.insert(record)).record;
+    }
+  }
+
+  async release(merchantId: string, linkId: string): Promise<void> {
+    await this.links.deleteById(merchantId, linkId);
+  }
+
+  /** The link holding `token`, unless it is a stale orphan (which is then removed). */
+  async findLiveByToken(merchantId: string, token: string): Promise<LinkRecord | null> {
+    const link = await this.links.findOne(merchantId, { token });
+    if (!link) return null;
+    const owner = await this.affiliates.findById(merchantId, link.affiliate_id);
+    if (owner) return link;
+    if (Date.now() - new Date(link.created_at).getTime() < ORPHAN_AFTER_MS) return link;
+    await this.links.deleteById(merchantId, link._id);
+    return null;
+  }
+
+  async create(ctx: CallContext, body: unknown): Promise<LinkView> {
+    const input = validate(createLinkBodySchema, body);
+    if (!input.ok) throw errors.invalid('Could not create affiliate link.', input.details);
+    const affiliate = await this.affiliates.findById(ctx.merchantId, input.value.affiliate_id);
+    if (!affiliate) throw errors.invalid('Could not create affiliate link.', ['Affiliate does not exist']);
+    const token = input.value.token ?? generateLinkToken(affiliate.first_name);
+    if (await this.findLiveByToken(ctx.merchantId, token)) {
+      throw errors.invalid('Could not create affiliate link.', [TOKEN_TAKEN]);
+    }
+    const record = newLinkRecord(ctx.merchantId, affiliate._id, token);
+    const view = toLinkView({ ...record, pending_events: [] }, await this.campaignUrl(affiliate));
+    try {
+      const result = await this.links.insert(
+        record,
+        [buildEvent('affiliate_link.created', ctx.merchantId, view)],
+        ctx.events,
+      );
+      await this.relay.relay(result.pending);
+      return view;
+    } catch (error) {
+      if (isDuplicateKeyError(error)) throw errors.invalid('Could not create affiliate link.', [TOKEN_TAKEN]);
+      throw error;
+    }
+  }
+
+  async get(ctx: CallContext, id: string): Promise<LinkView> {
+    const link = await this.links.findById(ctx.merchantId, id);
+    const affiliate = link && (await this.affiliates.findById(ctx.merchantId, link.affiliate_id));
+    if (!link || !affiliate) throw errors.notFound('Affiliate link', id);
+    return toLinkView(link, await this.campaignUrl(affiliate));
+  }
+
+  async list(
+    ctx: CallContext,
+    filters: { token?: string; affiliate_id?: string },
+    page: PageRequest,
+  ): Promise<Paginated<LinkView>> {
+    const query: FilterQuery<LinkRecord> = {};
+    if (filters.token) query.token = filters.token;
+    if (filters.affiliate_id) query.affiliate_id = filters.affiliate_id;
+    const result = await this.links.page(ctx.merchantId, query, page.skip, page.limit);
+    const affiliateIds = [...new Set(result.items.map((l) => l.affiliate_id))];
+    const owners = await this.affiliates.findMany(ctx.merchantId, { _id: { $in: affiliateIds } });
+    const campaignIds = [...new Set(owners.map((a) => a.campaign_id))];
+    const campaigns = await this.campaigns.findMany(ctx.merchantId, { _id: { $in: campaignIds } });
+    const urlByCampaign = new Map(campaigns.map((c) => [c._id, c.url]));
+    const urlByAffiliate = new Map(owners.map((a) => [a._id, urlByCampaign.get(a.campaign_id) ?? '']));
+    const views = result.items.map((link) => toLinkView(link, urlByAffiliate.get(link.affiliate_id) ?? ''));
+    return paginate(views, result.total, page);
+  }
+
+  private async campaignUrl(affiliate: AffiliateRecord): Promise<string> {
+    const campaign = await this.campaigns.findById(affiliate.merchant_id, affiliate.campaign_id);
+    return campaign?.url ?? '';
+  }
+}
+
+function newLinkRecord(merchantId: string, affiliateId: string, token: string): Omit<LinkRecord, 'pending_events'> {
+  const now = new Date();
+  return {
+    _id: randomUUID(),
+    merchant_id: merchantId,
+    affiliate_id: affiliateId,
+    token,
+    visitors: 0,
+    leads: 0,
+    conversions: 0,
+    created_at: now,
+    updated_at: now,
+  };
+}

@@ -1,0 +1,87 @@
+/** Records to the JSON the REST API returns (and events carry). Pure functions. */
+import type { AffiliateView, CampaignView, CommissionStats, LinkView } from '@aff/contracts';
+import type { AffiliateRecord } from '../data/affiliate.schema';
+import type { CampaignRecord } from '../data/campaign.schema';
+import type { LinkRecord } from '../data/link.schema';
+
+const iso = (date: Date | null): string | null => (date ? new Date(date).toISOString() : null);
+const isoRequired = (date: Date): string => new Date(date).toISOString();
+
+export function toCampaignView(record: CampaignRecord): CampaignView {
+  return {
+    id: record._id,
+    name: record.name,
+    url: record.url,
+    reward_type: record.reward_type,
+    commission_percent: record.commission_percent,
+    commission_amount_cents: record.commission_amount_cents,
+    commission_amount_currency: record.commission_amount_currency,
+    minimum_payout_cents: record.minimum_payout_cents,
+    days_until_commissions_are_due: record.days_until_commissions_are_due,
+    days_before_referrals_expire: record.days_before_referrals_expire,
+    max_commission_period_months: record.max_commission_period_months,
+    max_commissions: record.max_commissions,
+    default: record.is_default,
+    created_at: isoRequired(record.created_at),
+    updated_at: isoRequired(record.updated_at),
+  };
+}
+
+/** The campaign's landing URL with `via=<token>` added (other query parameters kept). */
+export function buildLinkUrl(campaignUrl: string, token: string): string {
+  if (!URL.canParse(campaignUrl)) return `?via=${encodeURIComponent(token)}`;
+  const url = new URL(campaignUrl);
+  url.searchParams.set('via', token);
+  return url.toString();
+}
+
+export function toLinkView(record: LinkRecord, campaignUrl: string): LinkView {
+  return {
+    id: record._id,
+    url: buildLinkUrl(campaignUrl, record.token),
+    token: record.token,
+    visitors: record.visitors,
+    leads: record.leads,
+    conversions: record.conversions,
+    affiliate_id: record.affiliate_id,
+    created_at: isoRequired(record.created_at),
+    updated_at: isoRequired(record.updated_at),
+  };
+}
+
+export interface AffiliateExpansions {
+  campaign?: CampaignView;
+  links?: LinkView[];
+  commission_stats?: CommissionStats;
+}
+
+export function toAffiliateView(
+  record: AffiliateRecord,
+  expansions: AffiliateExpansions = {},
+): AffiliateView {
+  return {
+    id: record._id,
+    created_at: isoRequired(record.created_at),
+    updated_at: isoRequired(record.updated_at),
+    state: record.state,
+    first_name: record.first_name,
+    last_name: record.last_name,
+    email: record.email,
+    confirmed_at: iso(record.confirmed_at),
+    unconfirmed_email: record.unconfirmed_email,
+    wallet_a_email: record.wallet_a_email,
+    wallet_a_email_confirmed_at: iso(record.wallet_a_email_confirmed_at),
+    wallet_b_email: record.wallet_b_email,
+    wallet_b_email_confirmed_at: iso(record.wallet_b_email_confirmed_at),
+    receive_new_commission_notifications: record.receive_new_commission_notifications,
+    sign_in_count: record.sign_in_count,
+    processor_customer_id: record.processor_customer_id,
+    processor_account_id: record.processor_account_id,
+    visitors: record.visitors,
+    leads: record.leads,
+    conversions: record.conversions,
+    ...(expansions.campaign ? { campaign: expansions.campaign } : {}),
+    ...(expansions.links ? { links: expansions.links } : {}),
+    ...(expansions.commission_stats ? { commission_stats: expansions.commission_stats } : {}),
+  };
+}

@@ -1,0 +1,17 @@
+import { parsePageRequest } from '@aff/api';
+import { ok, type RpcHandler } from '@aff/messaging';
+import type { CampaignUseCases } from '../domain/campaigns';
+import { toCampaignView } from '../domain/views';
+import { callContext, idParam } from './call-context';
+
+export function campaignRpc(campaigns: CampaignUseCases): Record<string, RpcHandler> {
+  return {
+    listCampaigns: async (req, rpc) =>
+      ok(await campaigns.list(callContext(req, rpc), parsePageRequest(req.query))),
+    createCampaign: async (req, rpc) => ok(await campaigns.create(callContext(req, rpc), req.body)),
+    getCampaign: async (req, rpc) =>
+      ok(toCampaignView(await campaigns.get(callContext(req, rpc), idParam(req)))),
+    updateCampaign: async (req, rpc) =>
+      ok(await campaigns.update(callContext(req, rpc), idParam(req), req.body)),
+  };
+}

@@ -1,0 +1,18 @@
+import { optionalString, parsePageRequest } from '@aff/api';
+import { ok, type RpcHandler } from '@aff/messaging';
+import type { LinkUseCases } from '../domain/links';
+import { callContext, idParam } from './call-context';
+
+export function linkRpc(links: LinkUseCases): Record<string, RpcHandler> {
+  return {
+    listLinks: async (req, rpc) => {
+      const filters = {
+        token: optionalString(req.query, 'token'),
+        affiliate_id: optionalString(req.query, 'affiliate_id'),
+      };
+      return ok(await links.list(callContext(req, rpc), filters, parsePageRequest(req.query)));
+    },
+    createLink: async (req, rpc) => ok(await links.create(callContext(req, rpc), req.body)),
+    getLink: async (req, rpc) => ok(await links.get(callContext(req, rpc), idParam(req))),
+  };
+}

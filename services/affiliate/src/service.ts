@@ -1,0 +1,90 @@
+/** Composition root: connections, repositories, use cases and entry points; start and stop. */
+import type { Connection } from 'mongoose';
+import { startHealthServer, type HealthServer } from '@aff/api';
+import type { Logger } from '@aff/logging';
+import {
+  EventPublisher,
+  OutboxRelay,
+  connectNats,
+  ensureStreams,
+  serveRpc,
+  type NatsConnection,
+  type Subscription,
+} from '@aff/messaging';
+import { MongoPendingEventStore, TenantRepository, connectMongo } from '@aff/mongo';
+import type { AffiliateConfig } from './config';
+import { affiliateModel } from './data/affiliate.schema';
+import { campaignModel } from './data/campaign.schema';
+import { linkModel } from './data/link.schema';
+import { AffiliatePresenter } from './domain/affiliate-presenter';
+import { AffiliateUseCases } from './domain/affiliates';
+import { CampaignUseCases } from './domain/campaigns';
+import { LinkUseCases } from './domain/links';
+import { affiliateRpc } from './rpc/affiliate.rpc';
+import { campaignRpc } from './rpc/campaign.rpc';
+import { linkRpc } from './rpc/link.rpc';
+
+export interface RunningService {
+  healthPort: number | undefined;
+  stop(): Promise<void>;
+}
+
+export async function startAffiliateService(
+  config: AffiliateConfig,
+  log: Logger,
+): Promise<RunningService> {
+  const mongo: Connection = await connectMongo(config.MONGO_URL, config.MONGO_DB);
+  const nc: NatsConnection = await connectNats(config.NATS_URL, 'affiliate', log);
+  await ensureStreams(nc, ['affiliate']);
+
+  const models = { campaign: campaignModel(mongo), affiliate: affiliateModel(mongo), link: linkModel(mongo) };
+  await Promise.all(Object.values(models).map((model) => model.init()));
+  const campaigns = new TenantRepository(models.campaign);
+  const affiliates = new TenantRepository(models.affiliate);
+  const links = new TenantRepository(models.link);
+
+  const relay = new OutboxRelay(
+    new EventPublisher(nc),
+    new MongoPendingEventStore(Object.values(models)),
+    log,
+  );
+  relay.start(config.OUTBOX_SWEEP_MS);
+
+  const campaignUseCases = new CampaignUseCases(campaigns, relay, config.DEFAULT_CAMPAIGN_URL);
+  const linkUseCases = new LinkUseCases(links, affiliates, campaigns, relay);
+  const affiliateUseCases = new AffiliateUseCases(
+    affiliates,
+    campaignUseCases,
+    linkUseCases,
+    new AffiliatePresenter(campaigns, links),
+    relay,
+  );
+
+  const subscription: Subscription = serveRpc(
+    nc,
+    'affiliate',
+    {
+      ...affiliateRpc(affiliateUseCases),
+      ...campaignRpc(campaignUseCases),
+      ...linkRpc(linkUseCases),
+    },
+    log,
+  );
+
+  const health: HealthServer | undefined = await startHealthServer(config.HEALTH_PORT, {
+    mongo: () => mongo.readyState === 1,
+    nats: () => !nc.isClosed(),
+  });
+  log.info({ healthPort: health?.port }, 'affiliate service ready');
+
+  return {
+    healthPort: health?.port,
+    async stop() {
+      subscription.unsubscribe();
+      await relay.stop();
+      await nc.drain().catch(() => undefined);
+      await health?.close();
+      await mongo.close();
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { commonConfigSchema, env, loadConfig } from '@aff/config';
+
+export const configSchema = commonConfigSchema.extend({
+  PORT: env.port(8080),
+  HOST: z.string().default('0.0.0.0'),
+  /** Base URL the gateway is reached at; used in links it hands out (magic links). */
+  PUBLIC_URL: z.url({ error: 'must be an absolute URL' }).default('http://127.0.0.1:8080'),
+  MONGO_URL: env.url(['mongodb', 'mongodb+srv']),
+  MONGO_DB: z.string().min(1).default('gateway'),
+  REDIS_URL: env.url(['redis', 'rediss']),
+  /** Requests per window for merchants without their own limit. */
+  RATE_LIMIT_POINTS: env.positiveInt(45),
+  RATE_LIMIT_WINDOW_SECONDS: env.positiveInt(30),
+  /** How long a verified API secret is trusted without a database look-up. */
+  AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5000),
+  /** Express `trust proxy` setting, for client IPs behind a load balancer. */
+  TRUST_PROXY: env.flag(false),
+});
+export type GatewayConfig = z.infer<typeof configSchema>;
+
+export const loadGatewayConfig = (source: NodeJS.ProcessEnv = process.env) =>
+  loadConfig(configSchema, source);

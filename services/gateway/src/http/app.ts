@@ -1,0 +1,56 @@
+/** The gateway's Express app: request ids, health, auth, rate limit, bodies, routing, errors. */
+import express, { type Express } from 'express';
+import type { Logger } from '@aff/logging';
+import type { RpcClient } from '@aff/messaging';
+import { runChecks, type ReadinessCheck } from '@aff/api';
+import type { MerchantAuthenticator } from '../merchants/merchant-authenticator';
+import type { MerchantRateLimiter } from '../rate-limit/merchant-rate-limiter';
+import { authenticate } from './auth';
+import { errorHandler, notFound } from './errors';
+import { rateLimit } from './rate-limit';
+import { requestId } from './request-id';
+import { proxyTo } from './rpc-proxy';
+import { ROUTES } from './routes';
+
+export interface AppDeps {
+  authenticator: MerchantAuthenticator;
+  limiter: MerchantRateLimiter;
+  rpc: RpcClient;
+  log: Logger;
+  readiness: Record<string, ReadinessCheck>;
+  trustProxy: boolean;
+}
+
+const BODY_LIMIT = '1mb';
+
+export function buildApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.trustProxy);
+  // `qs` parsing turns `expand[]=a&expand[]=b` and `state[]=x` into arrays.
+  app.set('query parser', 'extended');
+  app.use(requestId);
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const result = await runChecks(deps.readiness);
+    res.status(result.ready ? 200 : 503).json(result);
+  });
+
+  const v1 = express.Router();
+  v1.use(authenticate(deps.authenticator));
+  v1.use(rateLimit(deps.limiter));
+  v1.use(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
+  v1.use(express.urlencoded({ extended: true, limit: BODY_LIMIT, parameterLimit: 1000 }));
+  for (const route of ROUTES) {
+    v1[route.method](route.path.replace(/^\/v1/, ''), proxyTo(route, deps.rpc));
+  }
+  v1.use(notFound);
+  app.use('/v1', v1);
+
+  app.use(notFound);
+  app.use(errorHandler(deps.log));
+  return app;
+}

@@ -1,0 +1,25 @@
+/** Which service operation answers each REST route. The gateway holds no business logic. */
+import type { ServiceName } from '@aff/contracts';
+
+export interface Route {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  path: string;
+  service: ServiceName;
+  operation: string;
+}
+
+export const ROUTES: Route[] = [
+  { method: 'get', path: '/v1/affiliates', service: 'affiliate', operation: 'listAffiliates' },
+  { method: 'post', path: '/v1/affiliates', service: 'affiliate', operation: 'createAffiliate' },
+  { method: 'get', path: '/v1/affiliates/:id', service: 'affiliate', operation: 'getAffiliate' },
+  { method: 'put', path: '/v1/affiliates/:id', service: 'affiliate', operation: 'updateAffiliate' },
+  { method: 'patch', path: '/v1/affiliates/:id', service: 'affiliate', operation: 'updateAffiliate' },
+  { method: 'get', path: '/v1/campaigns', service: 'affiliate', operation: 'listCampaigns' },
+  { method: 'post', path: '/v1/campaigns', service: 'affiliate', operation: 'createCampaign' },
+  { method: 'get', path: '/v1/campaigns/:id', service: 'affiliate', operation: 'getCampaign' },
+  { method: 'put', path: '/v1/campaigns/:id', service: 'affiliate', operation: 'updateCampaign' },
+  { method: 'patch', path: '/v1/campaigns/:id', service: 'affiliate', operation: 'updateCampaign' },
+  { method: 'get', path: '/v1/affiliate_links', service: 'affiliate', operation: 'listLinks' },
+  { method: 'post', path: '/v1/affiliate_links', service: 'affiliate', operation: 'createLink' },
+  { method: 'get', path: '/v1/affiliate_links/:id', service: 'affiliate', operation: 'getLink' },
+];

@@ -1,0 +1,27 @@
+/** Forwards an authenticated REST call to its service over NATS and writes the reply. */
+import type { Request, Response } from 'express';
+import { parseExpand } from '@aff/api';
+import type { RpcClient } from '@aff/messaging';
+import type { Route } from './routes';
+import { merchantOf } from './auth';
+
+export function proxyTo(route: Route, rpc: RpcClient) {
+  return async (req: Request, res: Response): Promise<void> => {
+    const merchant = merchantOf(res);
+    const query = req.query as Record<string, unknown>;
+    const reply = await rpc.call(
+      route.service,
+      route.operation,
+      {
+        merchant_id: merchant.id,
+        params: req.params as Record<string, string>,
+        query,
+        body: req.body ?? {},
+        expand: parseExpand(query.expand ?? query['expand[]']),
+        api_key_id: merchant.apiKeyId,
+      },
+      res.locals.requestId as string,
+    );
+    res.status(reply.status).json(reply.body);
+  };
+}

@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import type { Model } from 'mongoose';
+import type { MerchantRecord } from './merchant.schema';
+import { hashSecret, issueApiSecret, issueCredentials, type IssuedCredentials } from './credentials';
+
+export interface CreatedMerchant {
+  merchant: MerchantRecord;
+  credentials: IssuedCredentials;
+}
+
+export class MerchantRepository {
+  constructor(private readonly model: Model<MerchantRecord>) {}
+
+  async create(name: string, rateLimit: number | null): Promise<CreatedMerchant> {
+    const credentials = issueCredentials();
+    const now = new Date();
+    const merchant: MerchantRecord = {
+      _id: randomUUID(),
+      name,
+      api_key_id: randomUUID(),
+      api_secret_hash: hashSecret(credentials.apiSecret),
+      public_key: credentials.publicKey,
+      processor_signing_secret: credentials.processorSigningSecret,
+      rate_limit: rateLimit,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.model.create(merchant);
+    return { merchant, credentials };
+  }
+
+  async findBySecretHash(hash: string): Promise<MerchantRecord | null> {
+    return this.model.findOne({ api_secret_hash: hash }).lean<MerchantRecord>().exec();
+  }
+
+  async findById(id: string): Promise<MerchantRecord | null> {
+    return this.model.findById(id).lean<MerchantRecord>().exec();
+  }
+
+  /** Replaces the API secret; the old one stops matching immediately. */
+  async rotateSecret(id: string): Promise<{ merchant: MerchantRecord; apiSecret: string } | null> {
+    const apiSecret = issueApiSecret();
+    const merchant = await this.model
+      .findByIdAndUpdate(
+        id,
+        {
+          $set: {
+            api_secret_hash: hashSecret(apiSecret),
+            api_key_id: randomUUID(),
+            updated_at: new Date(),
+          },
+        },
+        { new: true },
+      )
+      .lean<MerchantRecord>()
+      .exec();
+    return merchant ? { merchant, apiSecret } : null;
+  }
+}

@@ -1,0 +1,67 @@
+/** Composition root of the gateway: connections, merchant auth, limiter, RPC client, HTTP server. */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Redis from 'ioredis';
+import { MERCHANT_CHANGED_SUBJECT } from '@aff/contracts';
+import type { Logger } from '@aff/logging';
+import { RpcClient, connectNats } from '@aff/messaging';
+import { connectMongo } from '@aff/mongo';
+import type { GatewayConfig } from './config';
+import { buildApp } from './http/app';
+import { MerchantAuthenticator } from './merchants/merchant-authenticator';
+import { MerchantRepository } from './merchants/merchant.repository';
+import { merchantModel } from './merchants/merchant.schema';
+import { MerchantRateLimiter } from './rate-limit/merchant-rate-limiter';
+
+export interface RunningGateway {
+  port: number;
+  stop(): Promise<void>;
+}
+
+export async function startGateway(config: GatewayConfig, log: Logger): Promise<RunningGateway> {
+  const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
+  const merchants = merchantModel(mongo);
+  await merchants.init();
+  const nc = await connectNats(config.NATS_URL, 'gateway', log);
+  // Fail fast instead of queueing: a down Redis must hand over to the in-process limiter at once.
+  const redis = new Redis(config.REDIS_URL, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    lazyConnect: false,
+  });
+  redis.on('error', (err: Error) => log.warn({ err: err.message }, 'redis unavailable'));
+
+  const authenticator = new MerchantAuthenticator(new MerchantRepository(merchants), config.AUTH_CACHE_TTL_MS);
+  const invalidations = nc.subscribe(MERCHANT_CHANGED_SUBJECT, {
+    callback: () => authenticator.forgetAll(),
+  });
+
+  const app = buildApp({
+    authenticator,
+    limiter: new MerchantRateLimiter(redis, config.RATE_LIMIT_POINTS, config.RATE_LIMIT_WINDOW_SECONDS),
+    rpc: new RpcClient(nc, config.RPC_TIMEOUT_MS),
+    log,
+    trustProxy: config.TRUST_PROXY,
+    readiness: {
+      mongo: () => mongo.readyState === 1,
+      nats: () => !nc.isClosed(),
+      redis: () => redis.status === 'ready',
+    },
+  });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(config.PORT, config.HOST, () => resolve(s));
+  });
+  const port = (server.address() as AddressInfo).port;
+  log.info({ port, publicUrl: config.PUBLIC_URL }, 'gateway listening');
+
+  return {
+    port,
+    async stop() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      invalidations.unsubscribe();
+      await nc.drain().catch(() => undefined);
+      redis.disconnect();
+      await mongo.close();
+    },
+  };
+}
