@@ -48,8 +48,7 @@ export class AppError extends Error {
 export const errors = {
   notFound: (resource: string, id: string) =>
     new AppError('not_found', `${resource} not found: ${id}`),
-  invalid: (message: string, details: string[]) =>
-    new AppError('unprocessable', message, details),
+  invalid: (message: string, details: string[]) => new AppError('unprocessable', message, details),
   badRequest: (message: string) => new AppError('bad_request', message),
 };
 

@@ -7,7 +7,14 @@ import { AppError } from './app-error';
  */
 export function parseExpand(raw: unknown): string[] {
   const values = toList(raw);
-  return [...new Set(values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      values
+        .flatMap((v) => v.split(','))
+        .map((v) => v.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /** Rejects expand names an endpoint does not offer, so a typo is not silently ignored. */
@@ -44,7 +51,10 @@ export function enumList<T extends string>(
   allowed: readonly T[],
 ): T[] {
   const values = [...toList(query[name]), ...toList(query[`${name}[]`])];
-  const flat = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  const flat = values
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
   for (const value of flat) {
     if (!allowed.includes(value as T)) {
       throw new AppError('bad_request', `${name} must be one of: ${allowed.join(', ')}`);

@@ -9,5 +9,11 @@ export function buildEvent<T extends EventType>(
   data: EventMap[T],
   occurredAt: Date = new Date(),
 ): EventEnvelope<EventMap[T]> {
-  return { id: randomUUID(), type, merchant_id: merchantId, occurred_at: occurredAt.toISOString(), data };
+  return {
+    id: randomUUID(),
+    type,
+    merchant_id: merchantId,
+    occurred_at: occurredAt.toISOString(),
+    data,
+  };
 }

@@ -13,7 +13,12 @@ function containerSpec(name: ServerName): ContainerSpec {
     case 'mongo':
       return { image: 'mongo:7', port: 27017, url: (host, port) => `mongodb://${host}:${port}/` };
     case 'nats':
-      return { image: `nats:${pinnedNatsVersion()}`, port: 4222, command: ['-js'], url: (host, port) => `nats://${host}:${port}` };
+      return {
+        image: `nats:${pinnedNatsVersion()}`,
+        port: 4222,
+        command: ['-js'],
+        url: (host, port) => `nats://${host}:${port}`,
+      };
     case 'redis':
       return { image: 'redis:7', port: 6379, url: (host, port) => `redis://${host}:${port}` };
   }

@@ -12,7 +12,9 @@ export function freePort(): Promise<number> {
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
       const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => (port ? resolve(port) : reject(new Error('could not read the bound port'))));
+      server.close(() =>
+        port ? resolve(port) : reject(new Error('could not read the bound port')),
+      );
     });
   });
 }

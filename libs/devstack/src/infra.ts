@@ -7,7 +7,11 @@ import { installInfra } from './install-infra';
 import { localCommand, startLocalServer } from './local-servers';
 import type { Infra, ServerName, StartedServer, StartInfraOptions } from './types';
 
-const ENV_URLS: Record<ServerName, string> = { mongo: 'MONGO_URL', nats: 'NATS_URL', redis: 'REDIS_URL' };
+const ENV_URLS: Record<ServerName, string> = {
+  mongo: 'MONGO_URL',
+  nats: 'NATS_URL',
+  redis: 'REDIS_URL',
+};
 const NAMES: ServerName[] = ['mongo', 'nats', 'redis'];
 
 type Source = 'env' | 'container' | 'local';
@@ -19,7 +23,11 @@ async function chooseSource(name: ServerName, containers: boolean): Promise<Sour
 
 function fromEnv(name: ServerName): StartedServer {
   const variable = ENV_URLS[name];
-  return { url: process.env[variable] as string, source: `$${variable}`, stop: async () => undefined };
+  return {
+    url: process.env[variable] as string,
+    source: `$${variable}`,
+    stop: async () => undefined,
+  };
 }
 
 /**
@@ -28,11 +36,15 @@ function fromEnv(name: ServerName): StartedServer {
  */
 export async function startInfra(opts: StartInfraOptions = {}): Promise<Infra> {
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const sources = await Promise.all(NAMES.map((name) => chooseSource(name, opts.containers ?? true)));
+  const sources = await Promise.all(
+    NAMES.map((name) => chooseSource(name, opts.containers ?? true)),
+  );
   const localNames = NAMES.filter((_, i) => sources[i] === 'local');
   if (localNames.some((name) => !localCommand(name))) installInfra();
 
-  const dataRoot = localNames.length ? mkdtempSync(join(opts.dataDir ?? tmpdir(), 'aff-infra-')) : undefined;
+  const dataRoot = localNames.length
+    ? mkdtempSync(join(opts.dataDir ?? tmpdir(), 'aff-infra-'))
+    : undefined;
   const removeData = (): void => {
     if (dataRoot) rmSync(dataRoot, { recursive: true, force: true });
   };
@@ -59,7 +71,9 @@ export async function startInfra(opts: StartInfraOptions = {}): Promise<Infra> {
   }
 
   const [mongo, nats, redis] = started as [StartedServer, StartedServer, StartedServer];
-  NAMES.forEach((name, i) => log(`devstack: ${name} at ${started[i]?.url} (${started[i]?.source})`));
+  NAMES.forEach((name, i) =>
+    log(`devstack: ${name} at ${started[i]?.url} (${started[i]?.source})`),
+  );
   let stopping: Promise<void> | undefined;
   return {
     mongoUrl: mongo.url,

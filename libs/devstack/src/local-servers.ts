@@ -55,19 +55,38 @@ export function localCommand(name: ServerName): LocalCommand | undefined {
     case 'nats': {
       const binary = findBinary('nats-server');
       return binary
-        ? { binary, args: (port, dir) => ['-js', '-a', HOST, '-p', String(port), '-sd', dir], url: (port) => `nats://${HOST}:${port}` }
+        ? {
+            binary,
+            args: (port, dir) => ['-js', '-a', HOST, '-p', String(port), '-sd', dir],
+            url: (port) => `nats://${HOST}:${port}`,
+          }
         : undefined;
     }
     case 'redis': {
       const binary = findBinary('redis-server');
-      const args = (port: number, dir: string) =>
-        ['--port', String(port), '--bind', HOST, '--save', '', '--appendonly', 'no', '--dir', dir];
+      const args = (port: number, dir: string) => [
+        '--port',
+        String(port),
+        '--bind',
+        HOST,
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        dir,
+      ];
       return binary ? { binary, args, url: (port) => `redis://${HOST}:${port}` } : undefined;
     }
   }
 }
 
-function reportFailure(name: string, reason: string, output: RingBuffer<string>, log: (line: string) => void): Error {
+function reportFailure(
+  name: string,
+  reason: string,
+  output: RingBuffer<string>,
+  log: (line: string) => void,
+): Error {
   const lines = output.toArray();
   log(`devstack: ${name} ${reason}; its last ${lines.length} output lines:`);
   for (const line of lines) log(`  ${line}`);
@@ -77,10 +96,17 @@ function reportFailure(name: string, reason: string, output: RingBuffer<string>,
 
 type Attempt = { started: StartedServer } | { exitCode: number | null; output: RingBuffer<string> };
 
-async function attempt(name: ServerName, cmd: LocalCommand, dir: string, log: (line: string) => void): Promise<Attempt> {
+async function attempt(
+  name: ServerName,
+  cmd: LocalCommand,
+  dir: string,
+  log: (line: string) => void,
+): Promise<Attempt> {
   const port = await freePort();
   const output = new RingBuffer<string>(OUTPUT_LINES);
-  const proc = spawnManaged(name, cmd.binary, cmd.args(port, dir), { onLine: (line) => output.push(line) });
+  const proc = spawnManaged(name, cmd.binary, cmd.args(port, dir), {
+    onLine: (line) => output.push(line),
+  });
   const giveUp = new AbortController();
   const ready = waitForPort(port, HOST, READY_TIMEOUT_MS, giveUp.signal).then(
     () => 'ready' as const,
@@ -91,7 +117,12 @@ async function attempt(name: ServerName, cmd: LocalCommand, dir: string, log: (l
 
   if (outcome === 'timeout') {
     await proc.stop('SIGKILL');
-    throw reportFailure(name, `did not accept connections on ${HOST}:${port} within ${READY_TIMEOUT_MS} ms`, output, log);
+    throw reportFailure(
+      name,
+      `did not accept connections on ${HOST}:${port} within ${READY_TIMEOUT_MS} ms`,
+      output,
+      log,
+    );
   }
   if (outcome !== 'ready') return { exitCode: outcome, output };
 
@@ -121,7 +152,12 @@ export async function startLocalServer(
     const result = await attempt(name, cmd, dir, log);
     if ('started' in result) return result.started;
     if (i >= START_ATTEMPTS) {
-      throw reportFailure(name, `exited with code ${result.exitCode} before accepting connections`, result.output, log);
+      throw reportFailure(
+        name,
+        `exited with code ${result.exitCode} before accepting connections`,
+        result.output,
+        log,
+      );
     }
   }
 }

@@ -36,8 +36,15 @@ export function spawnManaged(
   opts: SpawnManagedOptions = {},
 ): ManagedProcess {
   const onLine = opts.onLine ?? (() => undefined);
-  const child = spawn(command, args, { env: opts.env ?? process.env, cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-  const drained = Promise.all([forwardLines(child.stdout, onLine), forwardLines(child.stderr, onLine)]);
+  const child = spawn(command, args, {
+    env: opts.env ?? process.env,
+    cwd: opts.cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const drained = Promise.all([
+    forwardLines(child.stdout, onLine),
+    forwardLines(child.stderr, onLine),
+  ]);
 
   let alive = true;
   // 'exit' handlers must be synchronous, so the only sure thing left is SIGKILL.

@@ -4,7 +4,9 @@ import { dirname, join } from 'node:path';
 function isRepoRoot(dir: string): boolean {
   if (existsSync(join(dir, 'docker-compose.yml'))) return true;
   try {
-    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { workspaces?: unknown };
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+      workspaces?: unknown;
+    };
     return pkg.workspaces !== undefined;
   } catch {
     return false;
@@ -15,6 +17,9 @@ function isRepoRoot(dir: string): boolean {
 export function findRepoRoot(start: string = __dirname): string {
   for (let dir = start; ; dir = dirname(dir)) {
     if (isRepoRoot(dir)) return dir;
-    if (dirname(dir) === dir) throw new Error(`no repository root (docker-compose.yml or workspaces package.json) above ${start}`);
+    if (dirname(dir) === dir)
+      throw new Error(
+        `no repository root (docker-compose.yml or workspaces package.json) above ${start}`,
+      );
   }
 }

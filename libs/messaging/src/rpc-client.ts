@@ -52,7 +52,10 @@ function toAppError(error: unknown, service: ServiceName): AppError {
   if (error instanceof RequestError && error.isNoResponders()) {
     return new AppError('unavailable', `Service unavailable: ${service}. Try again shortly.`);
   }
-  if (error instanceof TimeoutError || (error instanceof Error && error.cause instanceof TimeoutError)) {
+  if (
+    error instanceof TimeoutError ||
+    (error instanceof Error && error.cause instanceof TimeoutError)
+  ) {
     return new AppError('timeout', `Service timed out: ${service}. Try again shortly.`);
   }
   return new AppError('unavailable', `Service unavailable: ${service}. Try again shortly.`);

@@ -2,7 +2,10 @@
 import { context, propagation, type Context } from '@opentelemetry/api';
 import { headers as createHeaders, type MsgHdrs } from '@nats-io/nats-core';
 
-export function injectTraceContext(target: MsgHdrs = createHeaders(), ctx = context.active()): MsgHdrs {
+export function injectTraceContext(
+  target: MsgHdrs = createHeaders(),
+  ctx = context.active(),
+): MsgHdrs {
   propagation.inject(ctx, target, {
     set: (carrier, key, value) => carrier.set(key, value),
   });

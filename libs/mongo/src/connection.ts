@@ -13,5 +13,7 @@ export async function connectMongo(url: string, dbName: string): Promise<Connect
 }
 
 export function isDuplicateKeyError(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000;
+  return (
+    typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000
+  );
 }

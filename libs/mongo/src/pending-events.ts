@@ -17,7 +17,10 @@ export interface StoredPendingEvent {
 }
 
 /** The value to `$push` (or insert) into `pending_events`; JSON-clean so equality holds on `$pull`. */
-export function toStoredPendingEvent(event: EventEnvelope, context: EventContext): StoredPendingEvent {
+export function toStoredPendingEvent(
+  event: EventEnvelope,
+  context: EventContext,
+): StoredPendingEvent {
   return {
     id: event.id,
     queued_at: new Date(),
@@ -35,9 +38,12 @@ export function relayItem(
     event: stored.event,
     context: stored.context,
     markPublished: async () => {
-      await collection.updateOne({ _id: documentId } as never, {
-        $pull: { [PENDING_EVENTS_FIELD]: stored },
-      } as never);
+      await collection.updateOne(
+        { _id: documentId } as never,
+        {
+          $pull: { [PENDING_EVENTS_FIELD]: stored },
+        } as never,
+      );
     },
   };
 }
@@ -59,7 +65,8 @@ export class MongoPendingEventStore implements PendingEventStore {
       for (const doc of docs) {
         const stored = (doc[PENDING_EVENTS_FIELD] ?? []) as StoredPendingEvent[];
         for (const item of stored) {
-          if (item.queued_at < olderThan) items.push(relayItem(model.collection, String(doc._id), item));
+          if (item.queued_at < olderThan)
+            items.push(relayItem(model.collection, String(doc._id), item));
         }
       }
     }

@@ -37,7 +37,11 @@ export async function startAffiliateService(
   const nc: NatsConnection = await connectNats(config.NATS_URL, 'affiliate', log);
   await ensureStreams(nc, ['affiliate']);
 
-  const models = { campaign: campaignModel(mongo), affiliate: affiliateModel(mongo), link: linkModel(mongo) };
+  const models = {
+    campaign: campaignModel(mongo),
+    affiliate: affiliateModel(mongo),
+    link: linkModel(mongo),
+  };
   await Promise.all(Object.values(models).map((model) => model.init()));
   const campaigns = new TenantRepository(models.campaign);
   const affiliates = new TenantRepository(models.affiliate);

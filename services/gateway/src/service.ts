@@ -31,14 +31,21 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   });
   redis.on('error', (err: Error) => log.warn({ err: err.message }, 'redis unavailable'));
 
-  const authenticator = new MerchantAuthenticator(new MerchantRepository(merchants), config.AUTH_CACHE_TTL_MS);
+  const authenticator = new MerchantAuthenticator(
+    new MerchantRepository(merchants),
+    config.AUTH_CACHE_TTL_MS,
+  );
   const invalidations = nc.subscribe(MERCHANT_CHANGED_SUBJECT, {
     callback: () => authenticator.forgetAll(),
   });
 
   const app = buildApp({
     authenticator,
-    limiter: new MerchantRateLimiter(redis, config.RATE_LIMIT_POINTS, config.RATE_LIMIT_WINDOW_SECONDS),
+    limiter: new MerchantRateLimiter(
+      redis,
+      config.RATE_LIMIT_POINTS,
+      config.RATE_LIMIT_WINDOW_SECONDS,
+    ),
     rpc: new RpcClient(nc, config.RPC_TIMEOUT_MS),
     log,
     trustProxy: config.TRUST_PROXY,

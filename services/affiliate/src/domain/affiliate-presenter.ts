@@ -23,10 +23,14 @@ export class AffiliatePresenter {
     if (records.length === 0) return [];
     const needCampaigns = expand.has('campaign') || expand.has('links');
     const campaigns = needCampaigns ? await this.campaignsById(merchantId, records) : new Map();
-    const links = expand.has('links') ? await this.linksByAffiliate(merchantId, records) : new Map();
+    const links = expand.has('links')
+      ? await this.linksByAffiliate(merchantId, records)
+      : new Map();
     return records.map((record) => {
       const campaign = campaigns.get(record.campaign_id) as CampaignRecord | undefined;
-      const campaignView: CampaignView | undefined = campaign ? toCampaignView(campaign) : undefined;
+      const campaignView: CampaignView | undefined = campaign
+        ? toCampaignView(campaign)
+        : undefined;
       const linkViews: LinkView[] | undefined = expand.has('links')
         ? ((links.get(record._id) ?? []) as LinkRecord[]).map((link) =>
             toLinkView(link, campaign?.url ?? ''),

@@ -50,9 +50,9 @@ export class AffiliateUseCases {
     if (taken.length > 0) throw errors.invalid(CREATE_FAILED, taken);
 
     const record = newAffiliateRecord(ctx.merchantId, campaign._id, value);
-    const link = await this.links.reserve(ctx.merchantId, record._id, token).catch(
-      rethrowAsInvalid(CREATE_FAILED),
-    );
+    const link = await this.links
+      .reserve(ctx.merchantId, record._id, token)
+      .catch(rethrowAsInvalid(CREATE_FAILED));
     const view = this.viewOf({ ...record, pending_events: [] }, campaign, [link]);
     try {
       const result = await this.affiliates.insert(
@@ -146,7 +146,9 @@ export class AffiliateUseCases {
     const [email, customer, link] = await Promise.all([
       this.affiliates.findOne(merchantId, { email: value.email }),
       value.processor_customer_id
-        ? this.affiliates.findOne(merchantId, { processor_customer_id: value.processor_customer_id })
+        ? this.affiliates.findOne(merchantId, {
+            processor_customer_id: value.processor_customer_id,
+          })
         : null,
       token ? this.links.findLiveByToken(merchantId, token) : null,
     ]);
@@ -190,7 +192,9 @@ function newAffiliateRecord(
     receive_new_commission_notifications: value.receive_new_commission_notifications ?? true,
     sign_in_count: 0,
     processor_customer_id: value.processor_customer_id ?? null,
-    customer_key: value.processor_customer_id ? `customer:${value.processor_customer_id}` : `none:${id}`,
+    customer_key: value.processor_customer_id
+      ? `customer:${value.processor_customer_id}`
+      : `none:${id}`,
     processor_account_id: null,
     visitors: 0,
     leads: 0,

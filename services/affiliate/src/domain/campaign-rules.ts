@@ -7,7 +7,13 @@ export const DEFAULT_COMMISSION_PERCENT = 20;
 
 export type CampaignSettings = Omit<
   CampaignRecord,
-  '_id' | 'merchant_id' | 'is_default' | 'default_slot' | 'created_at' | 'updated_at' | 'pending_events'
+  | '_id'
+  | 'merchant_id'
+  | 'is_default'
+  | 'default_slot'
+  | 'created_at'
+  | 'updated_at'
+  | 'pending_events'
 >;
 
 export function defaultCampaignSettings(url: string): CampaignSettings {
@@ -23,6 +29,23 @@ export function defaultCampaignSettings(url: string): CampaignSettings {
     days_before_referrals_expire: 60,
     max_commission_period_months: null,
     max_commissions: null,
+  };
+}
+
+/** Only the settings of a stored campaign (no ids, flags or outbox). */
+export function campaignSettingsOf(record: CampaignRecord): CampaignSettings {
+  return {
+    name: record.name,
+    url: record.url,
+    reward_type: record.reward_type,
+    commission_percent: record.commission_percent,
+    commission_amount_cents: record.commission_amount_cents,
+    commission_amount_currency: record.commission_amount_currency,
+    minimum_payout_cents: record.minimum_payout_cents,
+    days_until_commissions_are_due: record.days_until_commissions_are_due,
+    days_before_referrals_expire: record.days_before_referrals_expire,
+    max_commission_period_months: record.max_commission_period_months,
+    max_commissions: record.max_commissions,
   };
 }
 

@@ -1,6 +1,11 @@
 /** Campaign use cases: the merchant's default campaign, create, update, read. */
 import { randomUUID } from 'node:crypto';
-import { buildEvent, validate, createCampaignBodySchema, updateCampaignBodySchema } from '@aff/contracts';
+import {
+  buildEvent,
+  validate,
+  createCampaignBodySchema,
+  updateCampaignBodySchema,
+} from '@aff/contracts';
 import type { CampaignView } from '@aff/contracts';
 import { AppError, errors, paginate, type PageRequest } from '@aff/api';
 import { isDuplicateKeyError, type TenantRepository } from '@aff/mongo';
@@ -8,6 +13,7 @@ import type { CampaignRecord } from '../data/campaign.schema';
 import {
   applyCampaignChanges,
   campaignProblems,
+  campaignSettingsOf,
   defaultCampaignSettings,
   type CampaignSettings,
 } from './campaign-rules';
@@ -25,11 +31,21 @@ export class CampaignUseCases {
   async ensureDefault(ctx: CallContext): Promise<CampaignRecord> {
     const existing = await this.campaigns.findOne(ctx.merchantId, { default_slot: 'default' });
     if (existing) return existing;
-    const record = this.newRecord(ctx.merchantId, defaultCampaignSettings(this.defaultCampaignUrl), true);
+    const record = this.newRecord(
+      ctx.merchantId,
+      defaultCampaignSettings(this.defaultCampaignUrl),
+      true,
+    );
     try {
       const result = await this.campaigns.insert(
         record,
-        [buildEvent('campaign.created', ctx.merchantId, toCampaignView({ ...record, pending_events: [] }))],
+        [
+          buildEvent(
+            'campaign.created',
+            ctx.merchantId,
+            toCampaignView({ ...record, pending_events: [] }),
+          ),
+        ],
         ctx.events,
       );
       await this.relay.relay(result.pending);
@@ -46,7 +62,10 @@ export class CampaignUseCases {
   async create(ctx: CallContext, body: unknown): Promise<CampaignView> {
     const input = validate(createCampaignBodySchema, body);
     if (!input.ok) throw errors.invalid('Could not create campaign.', input.details);
-    const settings = applyCampaignChanges(defaultCampaignSettings(this.defaultCampaignUrl), input.value);
+    const settings = applyCampaignChanges(
+      defaultCampaignSettings(this.defaultCampaignUrl),
+      input.value,
+    );
     const problems = campaignProblems(settings);
     if (problems.length > 0) throw errors.invalid('Could not create campaign.', problems);
     await this.ensureDefault(ctx);
@@ -65,7 +84,7 @@ export class CampaignUseCases {
     const current = await this.get(ctx, id);
     const input = validate(updateCampaignBodySchema, body);
     if (!input.ok) throw errors.invalid('Could not update campaign.', input.details);
-    const settings = applyCampaignChanges(current, input.value);
+    const settings = applyCampaignChanges(campaignSettingsOf(current), input.value);
     const problems = campaignProblems(settings);
     if (problems.length > 0) throw errors.invalid('Could not update campaign.', problems);
     const updatedAt = new Date();

@@ -60,7 +60,8 @@ export class LinkUseCases {
     const input = validate(createLinkBodySchema, body);
     if (!input.ok) throw errors.invalid('Could not create affiliate link.', input.details);
     const affiliate = await this.affiliates.findById(ctx.merchantId, input.value.affiliate_id);
-    if (!affiliate) throw errors.invalid('Could not create affiliate link.', ['Affiliate does not exist']);
+    if (!affiliate)
+      throw errors.invalid('Could not create affiliate link.', ['Affiliate does not exist']);
     const token = input.value.token ?? generateLinkToken(affiliate.first_name);
     if (await this.findLiveByToken(ctx.merchantId, token)) {
       throw errors.invalid('Could not create affiliate link.', [TOKEN_TAKEN]);
@@ -76,7 +77,8 @@ export class LinkUseCases {
       await this.relay.relay(result.pending);
       return view;
     } catch (error) {
-      if (isDuplicateKeyError(error)) throw errors.invalid('Could not create affiliate link.', [TOKEN_TAKEN]);
+      if (isDuplicateKeyError(error))
+        throw errors.invalid('Could not create affiliate link.', [TOKEN_TAKEN]);
       throw error;
     }
   }
@@ -102,8 +104,12 @@ export class LinkUseCases {
     const campaignIds = [...new Set(owners.map((a) => a.campaign_id))];
     const campaigns = await this.campaigns.findMany(ctx.merchantId, { _id: { $in: campaignIds } });
     const urlByCampaign = new Map(campaigns.map((c) => [c._id, c.url]));
-    const urlByAffiliate = new Map(owners.map((a) => [a._id, urlByCampaign.get(a.campaign_id) ?? '']));
-    const views = result.items.map((link) => toLinkView(link, urlByAffiliate.get(link.affiliate_id) ?? ''));
+    const urlByAffiliate = new Map(
+      owners.map((a) => [a._id, urlByCampaign.get(a.campaign_id) ?? '']),
+    );
+    const views = result.items.map((link) =>
+      toLinkView(link, urlByAffiliate.get(link.affiliate_id) ?? ''),
+    );
     return paginate(views, result.total, page);
   }
 
@@ -113,7 +119,11 @@ export class LinkUseCases {
   }
 }
 
-function newLinkRecord(merchantId: string, affiliateId: string, token: string): Omit<LinkRecord, 'pending_events'> {
+function newLinkRecord(
+  merchantId: string,
+  affiliateId: string,
+  token: string,
+): Omit<LinkRecord, 'pending_events'> {
   const now = new Date();
   return {
     _id: randomUUID(),

@@ -18,7 +18,8 @@ export function affiliateRpc(affiliates: AffiliateUseCases): Record<string, RpcH
         await affiliates.list(callContext(req, rpc), filters, parsePageRequest(req.query), expand),
       );
     },
-    createAffiliate: async (req, rpc) => ok(await affiliates.create(callContext(req, rpc), req.body)),
+    createAffiliate: async (req, rpc) =>
+      ok(await affiliates.create(callContext(req, rpc), req.body)),
     getAffiliate: async (req, rpc) => ok(await affiliates.get(callContext(req, rpc), idParam(req))),
     updateAffiliate: async (req, rpc) =>
       ok(await affiliates.update(callContext(req, rpc), idParam(req), req.body)),

@@ -1,6 +1,9 @@
 /** HTTP Basic auth: the API secret is the username, the password is empty or omitted. */
 import type { NextFunction, Request, Response } from 'express';
-import type { AuthenticatedMerchant, MerchantAuthenticator } from '../merchants/merchant-authenticator';
+import type {
+  AuthenticatedMerchant,
+  MerchantAuthenticator,
+} from '../merchants/merchant-authenticator';
 
 export const INVALID_SECRET = { error: 'Invalid API Secret.' } as const;
 

@@ -20,11 +20,18 @@ export function errorHandler(log: Logger) {
       res.status(413).json({ error: 'Request body is too large (limit 1 MB).' });
     } else if (httpError.type === 'entity.parse.failed') {
       res.status(400).json({ error: 'Malformed request body.' });
-    } else if (httpError.type === 'charset.unsupported' || httpError.type === 'encoding.unsupported') {
+    } else if (
+      httpError.type === 'charset.unsupported' ||
+      httpError.type === 'encoding.unsupported'
+    ) {
       res.status(415).json({ error: 'Unsupported body encoding.' });
     } else if (isAppError(error)) {
       res.status(error.status).json(error.toBody());
-    } else if (typeof httpError.status === 'number' && httpError.status >= 400 && httpError.status < 500) {
+    } else if (
+      typeof httpError.status === 'number' &&
+      httpError.status >= 400 &&
+      httpError.status < 500
+    ) {
       res.status(httpError.status).json({ error: 'Bad request.' });
     } else {
       log.error({ err: error, requestId: res.locals.requestId }, 'request failed');

@@ -13,7 +13,12 @@ export const ROUTES: Route[] = [
   { method: 'post', path: '/v1/affiliates', service: 'affiliate', operation: 'createAffiliate' },
   { method: 'get', path: '/v1/affiliates/:id', service: 'affiliate', operation: 'getAffiliate' },
   { method: 'put', path: '/v1/affiliates/:id', service: 'affiliate', operation: 'updateAffiliate' },
-  { method: 'patch', path: '/v1/affiliates/:id', service: 'affiliate', operation: 'updateAffiliate' },
+  {
+    method: 'patch',
+    path: '/v1/affiliates/:id',
+    service: 'affiliate',
+    operation: 'updateAffiliate',
+  },
   { method: 'get', path: '/v1/campaigns', service: 'affiliate', operation: 'listCampaigns' },
   { method: 'post', path: '/v1/campaigns', service: 'affiliate', operation: 'createCampaign' },
   { method: 'get', path: '/v1/campaigns/:id', service: 'affiliate', operation: 'getCampaign' },

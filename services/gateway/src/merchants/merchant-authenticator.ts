@@ -33,7 +33,8 @@ export class MerchantAuthenticator {
     const cached = this.cache.get(hash);
     if (cached && cached.expiresAt > Date.now()) return cached.merchant;
     const record = await this.merchants.findBySecretHash(hash);
-    const merchant = record && hashesMatch(record.api_secret_hash, hash) ? toAuthenticated(record) : null;
+    const merchant =
+      record && hashesMatch(record.api_secret_hash, hash) ? toAuthenticated(record) : null;
     if (this.ttlMs > 0) {
       if (this.cache.size >= MAX_ENTRIES) this.cache.clear();
       this.cache.set(hash, { merchant, expiresAt: Date.now() + this.ttlMs });

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Model } from 'mongoose';
 import type { MerchantRecord } from './merchant.schema';
-import { hashSecret, issueApiSecret, issueCredentials, type IssuedCredentials } from './credentials';
+import {
+  hashSecret,
+  issueApiSecret,
+  issueCredentials,
+  type IssuedCredentials,
+} from './credentials';
 
 export interface CreatedMerchant {
   merchant: MerchantRecord;

@@ -70,7 +70,8 @@ async function main(argv: string[]): Promise<void> {
 
 function parseRateLimit(raw: string | undefined): number | null {
   if (raw === undefined) return null;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new UsageError('--rate-limit must be a positive whole number');
+  if (!/^\d+$/.test(raw) || Number(raw) < 1)
+    throw new UsageError('--rate-limit must be a positive whole number');
   return Number(raw);
 }
 
@@ -96,7 +97,9 @@ async function notifyGateways(natsUrl: string | undefined): Promise<void> {
     nc.publish(MERCHANT_CHANGED_SUBJECT, '');
     await nc.drain();
   } catch {
-    process.stderr.write('warning: could not reach NATS; gateways drop the old secret within seconds\n');
+    process.stderr.write(
+      'warning: could not reach NATS; gateways drop the old secret within seconds\n',
+    );
   }
 }
 

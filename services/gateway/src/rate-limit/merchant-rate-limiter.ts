@@ -55,7 +55,11 @@ export class MerchantRateLimiter {
         keyPrefix,
         points,
         duration: this.windowSeconds,
-        insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration: this.windowSeconds }),
+        insuranceLimiter: new RateLimiterMemory({
+          keyPrefix,
+          points,
+          duration: this.windowSeconds,
+        }),
       });
       this.limiters.set(points, limiter);
     }

@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+/*
+ * Entry of `npm start`, `npm test` and `npm run bench` on a fresh clone: installs the npm
+ * dependencies when the lockfile changed, builds (tsc -b, incremental), then hands over to the
+ * compiled dev tooling in libs/devstack. Plain CommonJS because nothing is built yet when it runs.
+ */
+'use strict';
+const { execFileSync, spawnSync } = require('node:child_process');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '../..');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+function step(message) {
+  process.stdout.write(`[setup] ${message}\n`);
+}
+
+function ensureDependencies() {
+  const lock = path.join(root, 'package-lock.json');
+  const marker = path.join(root, 'node_modules', '.aff-lock-hash');
+  const hash = crypto.createHash('sha256').update(fs.readFileSync(lock)).digest('hex');
+  if (fs.existsSync(marker) && fs.readFileSync(marker, 'utf8') === hash) return;
+  step('installing npm dependencies (npm ci)');
+  execFileSync(npm, ['ci', '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  fs.writeFileSync(marker, hash);
+}
+
+function build() {
+  step('building (tsc -b)');
+  execFileSync(npm, ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+}
+
+function main() {
+  const [mode, ...args] = process.argv.slice(2);
+  ensureDependencies();
+  build();
+  if (mode === 'start') {
+    require(path.join(root, 'libs/devstack/dist/dev-system.js')).runDevSystem();
+  } else if (mode === 'test') {
+    const jest = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js');
+    const result = spawnSync(process.execPath, [jest, ...args], { cwd: root, stdio: 'inherit' });
+    process.exit(result.status ?? 1);
+  } else if (mode === 'bench') {
+    require(path.join(root, 'libs/devstack/dist/bench/run-bench.js')).runBench(args);
+  } else {
+    process.stderr.write('usage: bootstrap.cjs start|test|bench\n');
+    process.exit(2);
+  }
+}
+
+main();

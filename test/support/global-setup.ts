@@ -1,0 +1,28 @@
+/**
+ * Starts real servers and the whole system (gateway + services as processes) once for the
+ * run. Tests find it through environment variables; service logs go to `.local/test-logs`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { startInfra } from '@aff/devstack';
+import { startSystem } from '../../libs/devstack/src/system';
+
+export default async function globalSetup(): Promise<void> {
+  const logDir = path.resolve(__dirname, '../../.local/test-logs');
+  fs.rmSync(logDir, { recursive: true, force: true });
+  fs.mkdirSync(logDir, { recursive: true });
+  const infra = await startInfra({ log: (line) => process.stderr.write(`[infra] ${line}\n`) });
+  const system = await startSystem({
+    infra,
+    logDir,
+    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', OTEL_SDK_DISABLED: process.env.OTEL_SDK_DISABLED },
+  });
+  Object.assign(process.env, {
+    MONGO_URL: infra.mongoUrl,
+    NATS_URL: infra.natsUrl,
+    REDIS_URL: infra.redisUrl,
+    GATEWAY_URL: system.gatewayUrl,
+    AFF_TEST_LOG_DIR: logDir,
+  });
+  (globalThis as Record<string, unknown>).__AFF_STACK__ = { infra, system };
+}
