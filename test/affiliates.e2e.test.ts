@@ -24,7 +24,15 @@ const AFFILIATE_KEYS = [
   'leads',
   'conversions',
 ];
-const PAGINATION_KEYS = ['previous_page', 'current_page', 'next_page', 'count', 'limit', 'total_pages', 'total_count'];
+const PAGINATION_KEYS = [
+  'previous_page',
+  'current_page',
+  'next_page',
+  'count',
+  'limit',
+  'total_pages',
+  'total_count',
+];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
@@ -70,7 +78,11 @@ describe('POST /v1/affiliates', () => {
     });
     // Created through the API: no e-mail confirmation needed.
     expect(a.confirmed_at).toMatch(ISO);
-    expect(a.campaign).toMatchObject({ name: 'Default campaign', default: true, commission_percent: 20 });
+    expect(a.campaign).toMatchObject({
+      name: 'Default campaign',
+      default: true,
+      commission_percent: 20,
+    });
     expect(a.campaign.id).toMatch(UUID);
     expect(a.links).toHaveLength(1);
     expect(a.links[0]).toMatchObject({ visitors: 0, leads: 0, conversions: 0, affiliate_id: a.id });
@@ -80,7 +92,10 @@ describe('POST /v1/affiliates', () => {
 
   it('accepts every optional parameter of the spec', async () => {
     const client = api(merchant.api_secret);
-    const campaign = await client.post('/v1/campaigns', { name: 'Partners', url: 'https://shop.example.com/start' });
+    const campaign = await client.post('/v1/campaigns', {
+      name: 'Partners',
+      url: 'https://shop.example.com/start',
+    });
     expect(campaign.status).toBe(200);
     const email = uniqueEmail();
     const res = await client.post('/v1/affiliates', {
@@ -168,18 +183,36 @@ describe('POST /v1/affiliates', () => {
       campaign_id: '00000000-0000-4000-8000-000000000000',
     });
     expect(unknownCampaign.status).toBe(422);
-    expect(unknownCampaign.body).toEqual({ error: 'Could not create affiliate.', details: ['Campaign does not exist'] });
+    expect(unknownCampaign.body).toEqual({
+      error: 'Could not create affiliate.',
+      details: ['Campaign does not exist'],
+    });
   });
 
   it('rejects a duplicate e-mail (any case) and a duplicate token, changing nothing', async () => {
     const client = api(merchant.api_secret);
     const email = uniqueEmail();
     const token = `dup-${seq}`;
-    expect((await client.post('/v1/affiliates', { first_name: 'A', last_name: 'B', email, token })).status).toBe(200);
-    const sameEmail = await client.post('/v1/affiliates', { first_name: 'C', last_name: 'D', email: email.toUpperCase() });
+    expect(
+      (await client.post('/v1/affiliates', { first_name: 'A', last_name: 'B', email, token }))
+        .status,
+    ).toBe(200);
+    const sameEmail = await client.post('/v1/affiliates', {
+      first_name: 'C',
+      last_name: 'D',
+      email: email.toUpperCase(),
+    });
     expect(sameEmail.status).toBe(422);
-    expect(sameEmail.body).toEqual({ error: 'Could not create affiliate.', details: ['Email has already been taken'] });
-    const sameToken = await client.post('/v1/affiliates', { first_name: 'C', last_name: 'D', email: uniqueEmail(), token });
+    expect(sameEmail.body).toEqual({
+      error: 'Could not create affiliate.',
+      details: ['Email has already been taken'],
+    });
+    const sameToken = await client.post('/v1/affiliates', {
+      first_name: 'C',
+      last_name: 'D',
+      email: uniqueEmail(),
+      token,
+    });
     expect(sameToken.status).toBe(422);
     expect(sameToken.body.details).toEqual(['Token has already been taken']);
     const list = await client.get(`/v1/affiliates?email=${encodeURIComponent(email)}`);
@@ -195,7 +228,9 @@ describe('GET /v1/affiliates', () => {
   beforeAll(async () => {
     merchant = await createMerchant();
     const client = api(merchant.api_secret);
-    campaignId = (await client.post('/v1/campaigns', { name: 'Second', url: 'https://example.org/' })).body.id;
+    campaignId = (
+      await client.post('/v1/campaigns', { name: 'Second', url: 'https://example.org/' })
+    ).body.id;
     for (let i = 0; i < 5; i++) {
       const res = await client.post('/v1/affiliates', {
         first_name: `N${i}`,
@@ -254,12 +289,16 @@ describe('GET /v1/affiliates', () => {
 
   it('filters by email (one or zero), processor_customer_id and campaign_id', async () => {
     const client = api(merchant.api_secret);
-    const byEmail = await client.get(`/v1/affiliates?email=${encodeURIComponent(created[1].email)}`);
+    const byEmail = await client.get(
+      `/v1/affiliates?email=${encodeURIComponent(created[1].email)}`,
+    );
     expect(byEmail.body.data.map((a: any) => a.id)).toEqual([created[1].id]);
     const none = await client.get('/v1/affiliates?email=nobody%40example.com');
     expect(none.body.data).toEqual([]);
     expect(none.body.pagination.total_count).toBe(0);
-    const byCustomer = await client.get(`/v1/affiliates?processor_customer_id=cus_list_${merchant.merchant_id}`);
+    const byCustomer = await client.get(
+      `/v1/affiliates?processor_customer_id=cus_list_${merchant.merchant_id}`,
+    );
     expect(byCustomer.body.data.map((a: any) => a.id)).toEqual([created[2].id]);
     const byCampaign = await client.get(`/v1/affiliates?campaign_id=${campaignId}`);
     expect(byCampaign.body.data.map((a: any) => a.id)).toEqual([created[4].id, created[3].id]);
@@ -276,7 +315,9 @@ describe('GET /v1/affiliates', () => {
     expect(one.body.data[0].campaign).toMatchObject({ id: campaignId, name: 'Second' });
     expect(one.body.data[0]).not.toHaveProperty('links');
 
-    const several = await client.get('/v1/affiliates?limit=1&expand[]=links&expand[]=commission_stats');
+    const several = await client.get(
+      '/v1/affiliates?limit=1&expand[]=links&expand[]=commission_stats',
+    );
     const item = several.body.data[0];
     expect(item).not.toHaveProperty('campaign');
     expect(item.links).toHaveLength(1);
@@ -294,7 +335,11 @@ describe('GET and PUT /v1/affiliates/:id', () => {
   beforeAll(async () => {
     merchant = await createMerchant();
     affiliate = (
-      await api(merchant.api_secret).post('/v1/affiliates', { first_name: 'Get', last_name: 'Me', email: uniqueEmail() })
+      await api(merchant.api_secret).post('/v1/affiliates', {
+        first_name: 'Get',
+        last_name: 'Me',
+        email: uniqueEmail(),
+      })
     ).body;
   });
 
@@ -333,8 +378,13 @@ describe('GET and PUT /v1/affiliates/:id', () => {
       email: affiliate.email,
       unconfirmed_email: newEmail,
     });
-    expect(new Date(res.body.updated_at).getTime()).toBeGreaterThanOrEqual(new Date(affiliate.updated_at).getTime());
-    const bad = await client.put(`/v1/affiliates/${affiliate.id}`, { first_name: '', state: 'nope' });
+    expect(new Date(res.body.updated_at).getTime()).toBeGreaterThanOrEqual(
+      new Date(affiliate.updated_at).getTime(),
+    );
+    const bad = await client.put(`/v1/affiliates/${affiliate.id}`, {
+      first_name: '',
+      state: 'nope',
+    });
     expect(bad.status).toBe(422);
     expect(bad.body).toEqual({
       error: 'Could not update affiliate.',
@@ -342,7 +392,9 @@ describe('GET and PUT /v1/affiliates/:id', () => {
     });
     const after = await client.get(`/v1/affiliates/${affiliate.id}`);
     expect(after.body.first_name).toBe('Got');
-    const missing = await client.put('/v1/affiliates/22222222-2222-4222-8222-222222222222', { first_name: 'X' });
+    const missing = await client.put('/v1/affiliates/22222222-2222-4222-8222-222222222222', {
+      first_name: 'X',
+    });
     expect(missing.status).toBe(404);
   });
 });
@@ -351,17 +403,28 @@ describe('tenant isolation', () => {
   it('never shows one merchant the records of another', async () => {
     const [a, b] = await Promise.all([createMerchant(), createMerchant()]);
     const email = uniqueEmail();
-    const created = await api(a.api_secret).post('/v1/affiliates', { first_name: 'Mine', last_name: 'Only', email });
+    const created = await api(a.api_secret).post('/v1/affiliates', {
+      first_name: 'Mine',
+      last_name: 'Only',
+      email,
+    });
     expect(created.status).toBe(200);
     const other = api(b.api_secret);
     expect((await other.get(`/v1/affiliates/${created.body.id}`)).status).toBe(404);
-    expect((await other.get(`/v1/affiliates?email=${encodeURIComponent(email)}`)).body.data).toEqual([]);
+    expect(
+      (await other.get(`/v1/affiliates?email=${encodeURIComponent(email)}`)).body.data,
+    ).toEqual([]);
     expect((await other.get('/v1/affiliates')).body.pagination.total_count).toBe(0);
     expect((await other.get(`/v1/affiliate_links/${created.body.links[0].id}`)).status).toBe(404);
     expect((await other.get(`/v1/campaigns/${created.body.campaign.id}`)).status).toBe(404);
-    expect((await other.put(`/v1/affiliates/${created.body.id}`, { first_name: 'Stolen' })).status).toBe(404);
+    expect(
+      (await other.put(`/v1/affiliates/${created.body.id}`, { first_name: 'Stolen' })).status,
+    ).toBe(404);
     // The same e-mail is free in another tenant.
-    expect((await other.post('/v1/affiliates', { first_name: 'Theirs', last_name: 'Too', email })).status).toBe(200);
+    expect(
+      (await other.post('/v1/affiliates', { first_name: 'Theirs', last_name: 'Too', email }))
+        .status,
+    ).toBe(200);
   });
 });
 
@@ -372,17 +435,37 @@ describe('malformed input never causes a 5xx and changes nothing', () => {
   });
 
   it.each([
-    ['malformed JSON', { rawBody: '{"first_name": ', headers: { 'content-type': 'application/json' } }, 400],
+    [
+      'malformed JSON',
+      { rawBody: '{"first_name": ', headers: { 'content-type': 'application/json' } },
+      400,
+    ],
     ['a JSON array', { rawBody: '[1,2]', headers: { 'content-type': 'application/json' } }, 422],
     ['a JSON string', { rawBody: '"x"', headers: { 'content-type': 'application/json' } }, 400],
-    ['nested form fields', { rawBody: 'first_name[a]=1&last_name[]=2&email=x%40y.zz', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, 422],
-    ['a body over 1 MB', { rawBody: `first_name=${'a'.repeat(1_100_000)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } }, 413],
+    [
+      'nested form fields',
+      {
+        rawBody: 'first_name[a]=1&last_name[]=2&email=x%40y.zz',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      },
+      422,
+    ],
+    [
+      'a body over 1 MB',
+      {
+        rawBody: `first_name=${'a'.repeat(1_100_000)}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      },
+      413,
+    ],
   ])('%s', async (_name, opts, status) => {
-    const before = (await api(merchant.api_secret).get('/v1/affiliates')).body.pagination.total_count;
+    const before = (await api(merchant.api_secret).get('/v1/affiliates')).body.pagination
+      .total_count;
     const res = await request('POST', '/v1/affiliates', { secret: merchant.api_secret, ...opts });
     expect(res.status).toBe(status);
     expect(typeof res.body.error).toBe('string');
-    const after = (await api(merchant.api_secret).get('/v1/affiliates')).body.pagination.total_count;
+    const after = (await api(merchant.api_secret).get('/v1/affiliates')).body.pagination
+      .total_count;
     expect(after).toBe(before);
   });
 

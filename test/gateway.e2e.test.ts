@@ -5,7 +5,10 @@ import { createMerchant, runOps } from './support/merchant';
 describe('authentication', () => {
   it.each([
     ['no credentials', {}],
-    ['an unknown secret', { authorization: `Basic ${Buffer.from('sk_unknown:').toString('base64')}` }],
+    [
+      'an unknown secret',
+      { authorization: `Basic ${Buffer.from('sk_unknown:').toString('base64')}` },
+    ],
     ['a bearer token', { authorization: 'Bearer sk_whatever' }],
     ['a malformed basic header', { authorization: 'Basic !!!' }],
     ['an empty username', { authorization: `Basic ${Buffer.from(':pw').toString('base64')}` }],
@@ -27,7 +30,12 @@ describe('authentication', () => {
   it('stops accepting the old secret as soon as it is rotated', async () => {
     const merchant = await createMerchant();
     expect((await api(merchant.api_secret).get('/v1/affiliates')).status).toBe(200);
-    const rotated = await runOps(['merchant:rotate-secret', '--merchant', merchant.merchant_id, '--json']);
+    const rotated = await runOps([
+      'merchant:rotate-secret',
+      '--merchant',
+      merchant.merchant_id,
+      '--json',
+    ]);
     expect(rotated.code).toBe(0);
     const { api_secret: newSecret } = JSON.parse(rotated.stdout) as { api_secret: string };
     expect(newSecret).toMatch(/^sk_/);
@@ -61,7 +69,9 @@ describe('rate limiting', () => {
     expect(typeof limited.body.error).toBe('string');
     // A 422 or 404 still counts and still carries headers; other merchants are unaffected.
     const other = await createMerchant();
-    const res = await api(other.api_secret).get('/v1/affiliates/33333333-3333-4333-8333-333333333333');
+    const res = await api(other.api_secret).get(
+      '/v1/affiliates/33333333-3333-4333-8333-333333333333',
+    );
     expect(res.status).toBe(404);
     expect(res.headers.get('ratelimit-policy')).toBe('"default";q=45;w=30');
     expect(res.headers.get('ratelimit')).toMatch(/^"default";r=44;t=(29|30)$/);
@@ -71,9 +81,15 @@ describe('rate limiting', () => {
 describe('request ids and health', () => {
   it('echoes a sane X-Request-Id and makes one up otherwise', async () => {
     const merchant = await createMerchant();
-    const mine = await request('GET', '/v1/affiliates', { secret: merchant.api_secret, headers: { 'x-request-id': 'abc-123' } });
+    const mine = await request('GET', '/v1/affiliates', {
+      secret: merchant.api_secret,
+      headers: { 'x-request-id': 'abc-123' },
+    });
     expect(mine.headers.get('x-request-id')).toBe('abc-123');
-    const made = await request('GET', '/v1/affiliates', { secret: merchant.api_secret, headers: { 'x-request-id': 'bad id with spaces' } });
+    const made = await request('GET', '/v1/affiliates', {
+      secret: merchant.api_secret,
+      headers: { 'x-request-id': 'bad id with spaces' },
+    });
     expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
@@ -87,10 +103,22 @@ describe('request ids and health', () => {
 
 describe('ops CLI', () => {
   it('prints the merchant credentials once as JSON and rejects bad arguments', async () => {
-    const ok = await runOps(['merchant:create', '--name', 'CLI test', '--rate-limit', '10', '--json']);
+    const ok = await runOps([
+      'merchant:create',
+      '--name',
+      'CLI test',
+      '--rate-limit',
+      '10',
+      '--json',
+    ]);
     expect(ok.code).toBe(0);
     const created = JSON.parse(ok.stdout);
-    expect(Object.keys(created).sort()).toEqual(['api_secret', 'merchant_id', 'processor_signing_secret', 'public_key']);
+    expect(Object.keys(created).sort()).toEqual([
+      'api_secret',
+      'merchant_id',
+      'processor_signing_secret',
+      'public_key',
+    ]);
     expect(created.api_secret).toMatch(/^sk_/);
     expect(created.public_key).toMatch(/^pk_/);
     expect(created.processor_signing_secret).toMatch(/^whsec_/);

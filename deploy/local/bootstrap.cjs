@@ -39,7 +39,9 @@ function main() {
   const [mode, ...args] = process.argv.slice(2);
   ensureDependencies();
   build();
-  if (mode === 'start') {
+  if (mode === 'setup') {
+    return;
+  } else if (mode === 'start') {
     require(path.join(root, 'libs/devstack/dist/dev-system.js')).runDevSystem();
   } else if (mode === 'test') {
     const jest = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js');
@@ -48,7 +50,7 @@ function main() {
   } else if (mode === 'bench') {
     require(path.join(root, 'libs/devstack/dist/bench/run-bench.js')).runBench(args);
   } else {
-    process.stderr.write('usage: bootstrap.cjs start|test|bench\n');
+    process.stderr.write('usage: bootstrap.cjs setup|start|test|bench\n');
     process.exit(2);
   }
 }

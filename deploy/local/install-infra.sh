@@ -12,6 +12,16 @@ DEFAULT_NATS_VERSION="2.11.9"
 say() { echo "install-infra: $*"; }
 die() { echo "install-infra: ERROR: $*" >&2; exit 1; }
 
+# Keeps the log to one line per step: a command's own output is shown only if it fails.
+quiet() {
+  local out rc=0
+  out="$(mktemp)"
+  "$@" >"$out" 2>&1 || rc=$?
+  [ "$rc" -eq 0 ] || cat "$out" >&2
+  rm -f "$out"
+  return "$rc"
+}
+
 mkdir -p "$BIN"
 
 # --- redis-server ------------------------------------------------------------
@@ -20,8 +30,8 @@ if command -v redis-server >/dev/null 2>&1; then
 else
   [ "$(id -u)" -eq 0 ] || die "redis-server is missing and we are not root; install it (e.g. sudo apt-get install redis-server)"
   say "installing redis-server with apt-get"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+  quiet apt-get update -qq || die "apt-get update failed"
+  DEBIAN_FRONTEND=noninteractive quiet apt-get install -y -qq redis-server || die "apt-get install redis-server failed"
 fi
 
 # Both Go-built servers below need the toolchain; fail early with a clear hint.
@@ -48,7 +58,8 @@ if [ -x "$BIN/nats-server" ] && "$BIN/nats-server" --version 2>/dev/null | grep 
 else
   need_go nats-server
   say "building nats-server v$NATS_VERSION with go install"
-  GOBIN="$BIN" go install "github.com/nats-io/nats-server/v2@v$NATS_VERSION"
+  GOBIN="$BIN" quiet go install "github.com/nats-io/nats-server/v2@v$NATS_VERSION" \
+    || die "go install of nats-server v$NATS_VERSION failed"
 fi
 
 # --- MongoDB wire protocol -----------------------------------------------------
@@ -58,7 +69,7 @@ elif [ -x "$BIN/ferretdb" ] && "$BIN/ferretdb" --version 2>/dev/null | grep -q "
   say "ferretdb $FERRETDB_VERSION present"
 else
   need_go ferretdb
-  say "building ferretdb $FERRETDB_VERSION (takes a few minutes)"
+  say "building ferretdb $FERRETDB_VERSION (about 5 minutes on a cold Go cache)"
   WORK="$(mktemp -d)"
   trap 'chmod -R u+w "$WORK" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
@@ -68,10 +79,10 @@ else
   mkdir "$WORK/fetch"
   (
     cd "$WORK/fetch"
-    go mod init fb >/dev/null 2>&1
+    quiet go mod init fb
     printf '//go:build tools\n\npackage tools\n\nimport _ "github.com/FerretDB/FerretDB/cmd/ferretdb"\n' > tools.go
-    go get "github.com/FerretDB/FerretDB/cmd/ferretdb@$FERRETDB_VERSION" >get.log 2>&1 \
-      || { cat get.log >&2; die "go get of FerretDB $FERRETDB_VERSION failed"; }
+    quiet go get "github.com/FerretDB/FerretDB/cmd/ferretdb@$FERRETDB_VERSION" \
+      || die "go get of FerretDB $FERRETDB_VERSION failed"
   )
 
   # The released module lacks build/version/version.txt (it is generated from
@@ -81,7 +92,7 @@ else
   cp -R "$SRC" "$WORK/src"
   chmod -R u+w "$WORK/src"
   echo "$FERRETDB_VERSION" > "$WORK/src/build/version/version.txt"
-  (cd "$WORK/src" && go build -o "$BIN/ferretdb" ./cmd/ferretdb)
+  (cd "$WORK/src" && quiet go build -o "$BIN/ferretdb" ./cmd/ferretdb) || die "go build of ferretdb failed"
   say "ferretdb $FERRETDB_VERSION built at $BIN/ferretdb"
 fi
 

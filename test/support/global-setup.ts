@@ -15,7 +15,10 @@ export default async function globalSetup(): Promise<void> {
   const system = await startSystem({
     infra,
     logDir,
-    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', OTEL_SDK_DISABLED: process.env.OTEL_SDK_DISABLED },
+    env: {
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+      OTEL_SDK_DISABLED: process.env.OTEL_SDK_DISABLED,
+    },
   });
   Object.assign(process.env, {
     MONGO_URL: infra.mongoUrl,

@@ -7,7 +7,8 @@ export interface ApiResponse<T = any> {
 
 export function gatewayUrl(): string {
   const url = process.env.GATEWAY_URL;
-  if (!url) throw new Error('GATEWAY_URL is not set: run through jest (global setup starts the system)');
+  if (!url)
+    throw new Error('GATEWAY_URL is not set: run through jest (global setup starts the system)');
   return url;
 }
 
@@ -18,7 +19,13 @@ export function basicAuth(secret: string): string {
 export async function request<T = any>(
   method: string,
   path: string,
-  opts: { secret?: string; form?: Record<string, string | string[]>; json?: unknown; headers?: Record<string, string>; rawBody?: string } = {},
+  opts: {
+    secret?: string;
+    form?: Record<string, string | string[]>;
+    json?: unknown;
+    headers?: Record<string, string>;
+    rawBody?: string;
+  } = {},
 ): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.secret !== undefined) headers.authorization = basicAuth(opts.secret);
@@ -49,8 +56,10 @@ export async function request<T = any>(
 export function api(secret: string) {
   return {
     get: <T = any>(path: string) => request<T>('GET', path, { secret }),
-    post: <T = any>(path: string, form: Record<string, string | string[]>) => request<T>('POST', path, { secret, form }),
+    post: <T = any>(path: string, form: Record<string, string | string[]>) =>
+      request<T>('POST', path, { secret, form }),
     postJson: <T = any>(path: string, json: unknown) => request<T>('POST', path, { secret, json }),
-    put: <T = any>(path: string, form: Record<string, string | string[]>) => request<T>('PUT', path, { secret, form }),
+    put: <T = any>(path: string, form: Record<string, string | string[]>) =>
+      request<T>('PUT', path, { secret, form }),
   };
 }

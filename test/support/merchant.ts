@@ -15,14 +15,18 @@ export interface TestMerchant {
 
 let counter = 0;
 
-export async function createMerchant(opts: { rateLimit?: number; name?: string } = {}): Promise<TestMerchant> {
+export async function createMerchant(
+  opts: { rateLimit?: number; name?: string } = {},
+): Promise<TestMerchant> {
   const args = ['merchant:create', '--name', opts.name ?? `Test merchant ${++counter}`, '--json'];
   if (opts.rateLimit !== undefined) args.push('--rate-limit', String(opts.rateLimit));
   const { stdout } = await run(process.execPath, [CLI, ...args], { env: process.env });
   return JSON.parse(stdout) as TestMerchant;
 }
 
-export async function runOps(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function runOps(
+  args: string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: process.env });
     return { code: 0, stdout, stderr };

@@ -49,7 +49,8 @@ describe('startInfra with local binaries', () => {
     }
     dataDir = mkdtempSync(join(tmpdir(), 'devstack-test-'));
     infra = await startInfra({ dataDir, containers: false, log: (line) => logLines.push(line) });
-  }, 120_000);
+    // Generous: on a fresh machine startInfra first builds nats-server and FerretDB (~5 min cold).
+  }, 15 * 60_000);
 
   afterAll(async () => {
     await infra?.stop();
@@ -59,7 +60,10 @@ describe('startInfra with local binaries', () => {
     }
   });
 
-  it('hands out loopback URLs', () => {
+  it('hands out loopback URLs from local binaries', () => {
+    for (const name of ['mongo', 'nats', 'redis']) {
+      expect(logLines).toContainEqual(expect.stringMatching(new RegExp(`^devstack: ${name} at .* \\(local `)));
+    }
     expect(infra?.redisUrl).toMatch(/^redis:\/\/127\.0\.0\.1:\d+$/);
     expect(infra?.natsUrl).toMatch(/^nats:\/\/127\.0\.0\.1:\d+$/);
     expect(infra?.mongoUrl).toMatch(/^mongodb:\/\/127\.0\.0\.1:\d+\/$/);
@@ -82,7 +86,10 @@ describe('startInfra with local binaries', () => {
       const db = client.db('devstack_test');
       expect(await db.command({ ping: 1 })).toMatchObject({ ok: 1 });
       await db.collection('things').insertOne({ name: 'widget', n: 1 });
-      expect(await db.collection('things').findOne({ name: 'widget' })).toMatchObject({ name: 'widget', n: 1 });
+      expect(await db.collection('things').findOne({ name: 'widget' })).toMatchObject({
+        name: 'widget',
+        n: 1,
+      });
     } finally {
       await client.close();
     }
