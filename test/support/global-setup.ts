@@ -4,8 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { startInfra } from '@aff/devstack';
-import { startSystem } from '../../libs/devstack/src/system';
+import { startInfra, startSystem } from '@aff/devstack';
 
 export default async function globalSetup(): Promise<void> {
   const logDir = path.resolve(__dirname, '../../.local/test-logs');

@@ -5,3 +5,6 @@ export { spawnManaged } from './managed-process';
 export type { ManagedProcess, SpawnManagedOptions } from './managed-process';
 export { waitForPort } from './wait-for-port';
 export { installInfra } from './install-infra';
+export { startSystem, SYSTEM_PROCESSES } from './system';
+export type { RunningSystem, StartSystemOptions, SystemProcess } from './system';
+export { runDevSystem } from './dev-system';

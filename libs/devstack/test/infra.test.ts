@@ -62,7 +62,9 @@ describe('startInfra with local binaries', () => {
 
   it('hands out loopback URLs from local binaries', () => {
     for (const name of ['mongo', 'nats', 'redis']) {
-      expect(logLines).toContainEqual(expect.stringMatching(new RegExp(`^devstack: ${name} at .* \\(local `)));
+      expect(logLines).toContainEqual(
+        expect.stringMatching(new RegExp(`^devstack: ${name} at .* \\(local `)),
+      );
     }
     expect(infra?.redisUrl).toMatch(/^redis:\/\/127\.0\.0\.1:\d+$/);
     expect(infra?.natsUrl).toMatch(/^nats:\/\/127\.0\.0\.1:\d+$/);
