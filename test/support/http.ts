@@ -25,6 +25,7 @@ export async function request<T = any>(
     json?: unknown;
     headers?: Record<string, string>;
     rawBody?: string;
+    baseUrl?: string;
   } = {},
 ): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...opts.headers };
@@ -41,7 +42,7 @@ export async function request<T = any>(
     body = JSON.stringify(opts.json);
     headers['content-type'] = 'application/json';
   }
-  const res = await fetch(`${gatewayUrl()}${path}`, { method, headers, body });
+  const res = await fetch(`${opts.baseUrl ?? gatewayUrl()}${path}`, { method, headers, body });
   const text = await res.text();
   let parsed: unknown = text;
   try {
@@ -53,13 +54,14 @@ export async function request<T = any>(
 }
 
 /** A merchant-bound client. */
-export function api(secret: string) {
+export function api(secret: string, baseUrl?: string) {
   return {
-    get: <T = any>(path: string) => request<T>('GET', path, { secret }),
+    get: <T = any>(path: string) => request<T>('GET', path, { secret, baseUrl }),
     post: <T = any>(path: string, form: Record<string, string | string[]>) =>
-      request<T>('POST', path, { secret, form }),
-    postJson: <T = any>(path: string, json: unknown) => request<T>('POST', path, { secret, json }),
+      request<T>('POST', path, { secret, form, baseUrl }),
+    postJson: <T = any>(path: string, json: unknown) =>
+      request<T>('POST', path, { secret, json, baseUrl }),
     put: <T = any>(path: string, form: Record<string, string | string[]>) =>
-      request<T>('PUT', path, { secret, form }),
+      request<T>('PUT', path, { secret, form, baseUrl }),
   };
 }

@@ -32,16 +32,23 @@ export async function startHealthServer(
   };
 }
 
+/**
+ * Runs every check; only `required` ones decide readiness. `optional` ones are reported, for
+ * dependencies the process can work without (the gateway's Redis has an in-process fallback).
+ */
 export async function runChecks(
-  checks: Record<string, ReadinessCheck>,
+  required: Record<string, ReadinessCheck>,
+  optional: Record<string, ReadinessCheck> = {},
 ): Promise<{ ready: boolean; checks: Record<string, boolean> }> {
   const results: Record<string, boolean> = {};
-  for (const [name, check] of Object.entries(checks)) {
+  let ready = true;
+  for (const [name, check] of [...Object.entries(required), ...Object.entries(optional)]) {
     results[name] = await Promise.resolve()
       .then(check)
       .catch(() => false);
+    if (!results[name] && name in required) ready = false;
   }
-  return { ready: Object.values(results).every(Boolean), checks: results };
+  return { ready, checks: results };
 }
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {

@@ -52,8 +52,8 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     readiness: {
       mongo: () => mongo.readyState === 1,
       nats: () => !nc.isClosed(),
-      redis: () => redis.status === 'ready',
     },
+    degradable: { redis: () => redis.status === 'ready' },
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.PORT, config.HOST, () => resolve(s));

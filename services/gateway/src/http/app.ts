@@ -18,6 +18,8 @@ export interface AppDeps {
   rpc: RpcClient;
   log: Logger;
   readiness: Record<string, ReadinessCheck>;
+  /** Reported by /readyz but not required: the gateway keeps serving without them. */
+  degradable: Record<string, ReadinessCheck>;
   trustProxy: boolean;
 }
 
@@ -35,7 +37,7 @@ export function buildApp(deps: AppDeps): Express {
     res.json({ status: 'ok' });
   });
   app.get('/readyz', async (_req, res) => {
-    const result = await runChecks(deps.readiness);
+    const result = await runChecks(deps.readiness, deps.degradable);
     res.status(result.ready ? 200 : 503).json(result);
   });
 

@@ -1,0 +1,51 @@
+/**
+ * A second copy of the system for fault tests: its own NATS server (so no other replica answers
+ * its requests), the shared MongoDB and Redis unless overridden. Processes can be killed and
+ * restarted without disturbing the other tests.
+ */
+import { freePort, startInfra, startSystem, type Infra, type RunningSystem } from '@aff/devstack';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export interface IsolatedSystem {
+  infra: Pick<Infra, 'mongoUrl' | 'natsUrl' | 'redisUrl'>;
+  system: RunningSystem;
+  stop(): Promise<void>;
+}
+
+export async function startIsolatedSystem(
+  opts: { env?: NodeJS.ProcessEnv; redisUrl?: string } = {},
+): Promise<IsolatedSystem> {
+  const sharedNats = process.env.NATS_URL;
+  delete process.env.NATS_URL;
+  let nats: Infra;
+  try {
+    nats = await startInfra({ containers: false });
+  } finally {
+    process.env.NATS_URL = sharedNats;
+  }
+  const infra = {
+    mongoUrl: process.env.MONGO_URL!,
+    redisUrl: opts.redisUrl ?? process.env.REDIS_URL!,
+    natsUrl: nats.natsUrl,
+  };
+  const logDir = path.join(
+    process.env.AFF_TEST_LOG_DIR ?? '.local/test-logs',
+    `isolated-${Date.now()}`,
+  );
+  fs.mkdirSync(logDir, { recursive: true });
+  const system = await startSystem({ infra, env: opts.env, logDir });
+  return {
+    infra,
+    system,
+    async stop() {
+      await system.stop();
+      await nats.stop();
+    },
+  };
+}
+
+/** A URL where nothing listens: a Redis that is down. */
+export async function deadRedisUrl(): Promise<string> {
+  return `redis://127.0.0.1:${await freePort()}`;
+}
