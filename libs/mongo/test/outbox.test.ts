@@ -1,0 +1,116 @@
+/**
+ * The in-document outbox over a real MongoDB-protocol server and NATS: an event written with
+ * its record but never relayed (the process died) is published by the sweep, exactly once.
+ */
+import { randomUUID } from 'node:crypto';
+import { Schema, type Connection } from 'mongoose';
+import { buildEvent, type EventEnvelope } from '@aff/contracts';
+import { createLogger } from '@aff/logging';
+import {
+  EventPublisher,
+  OutboxRelay,
+  connectNats,
+  ensureStreams,
+  type NatsConnection,
+} from '@aff/messaging';
+import { jetstream, DeliverPolicy } from '@nats-io/jetstream';
+import { MongoPendingEventStore, TenantRepository, connectMongo, type TenantRecord } from '../src';
+
+interface ThingRecord extends TenantRecord {
+  name: string;
+}
+
+const log = createLogger('outbox-test', 'silent');
+let mongo: Connection;
+let nc: NatsConnection;
+let repo: TenantRepository<ThingRecord>;
+let relay: OutboxRelay;
+
+beforeAll(async () => {
+  mongo = await connectMongo(process.env.MONGO_URL!, 'outbox_test');
+  nc = await connectNats(process.env.NATS_URL!, 'outbox-test', log);
+  await ensureStreams(nc, ['affiliate']);
+  const model = mongo.model<ThingRecord>(
+    'Thing',
+    new Schema<ThingRecord>(
+      {
+        _id: String,
+        merchant_id: String,
+        name: String,
+        created_at: Date,
+        pending_events: Schema.Types.Mixed,
+      },
+      { versionKey: false },
+    ),
+  );
+  repo = new TenantRepository(model);
+  relay = new OutboxRelay(new EventPublisher(nc), new MongoPendingEventStore([model]), log);
+});
+afterAll(async () => {
+  await nc.close();
+  await mongo.close();
+});
+
+async function eventsInStream(merchantId: string): Promise<EventEnvelope[]> {
+  const consumer = await jetstream(nc).consumers.get('EVT_AFFILIATE', {
+    filter_subjects: ['evt.affiliate.updated'],
+    deliver_policy: DeliverPolicy.All,
+  });
+  const found: EventEnvelope[] = [];
+  const pending = (await consumer.info(true)).num_pending;
+  if (pending > 0) {
+    for await (const msg of await consumer.fetch({ max_messages: pending, expires: 2000 })) {
+      const event = msg.json<EventEnvelope>();
+      if (event.merchant_id === merchantId) found.push(event);
+      if (msg.info.pending === 0) break;
+    }
+  }
+  await consumer.delete().catch(() => undefined);
+  return found;
+}
+
+it('publishes an event left behind by a crash on the next sweep, once, and clears it', async () => {
+  const merchantId = randomUUID();
+  const id = randomUUID();
+  const event = buildEvent('affiliate.updated', merchantId, { id } as never);
+  // The write succeeds; the process "dies" before relaying (we never call relay.relay).
+  await repo.insert({ _id: id, merchant_id: merchantId, name: 'x', created_at: new Date() }, [
+    event,
+  ]);
+  expect((await repo.findById(merchantId, id))?.pending_events).toHaveLength(1);
+  expect(await eventsInStream(merchantId)).toEqual([]);
+
+  expect(await relay.sweep(0)).toBe(1);
+  expect((await repo.findById(merchantId, id))?.pending_events).toEqual([]);
+  expect(await relay.sweep(0)).toBe(0);
+  const published = await eventsInStream(merchantId);
+  expect(published.map((e) => e.id)).toEqual([event.id]);
+});
+
+it('relays right after a write and keeps later events queued by updates', async () => {
+  const merchantId = randomUUID();
+  const id = randomUUID();
+  const first = buildEvent('affiliate.updated', merchantId, { id, n: 1 } as never);
+  const created = await repo.insert(
+    { _id: id, merchant_id: merchantId, name: 'a', created_at: new Date() },
+    [first],
+  );
+  await relay.relay(created.pending);
+  const second = buildEvent('affiliate.updated', merchantId, { id, n: 2 } as never);
+  const updated = await repo.update(merchantId, id, { $set: { name: 'b' } }, [second]);
+  expect(updated?.record.pending_events.map((p) => p.id)).toEqual([second.id]);
+  await relay.relay(updated!.pending);
+  expect((await repo.findById(merchantId, id))?.pending_events).toEqual([]);
+  expect((await eventsInStream(merchantId)).map((e) => e.id)).toEqual([first.id, second.id]);
+});
+
+it('scopes every read and write to the merchant', async () => {
+  const owner = randomUUID();
+  const id = randomUUID();
+  await repo.insert({ _id: id, merchant_id: owner, name: 'mine', created_at: new Date() });
+  const stranger = randomUUID();
+  expect(await repo.findById(stranger, id)).toBeNull();
+  expect(await repo.update(stranger, id, { $set: { name: 'stolen' } })).toBeNull();
+  expect((await repo.page(stranger, {}, 0, 10)).total).toBe(0);
+  expect((await repo.findById(owner, id))?.name).toBe('mine');
+});
