@@ -22,8 +22,10 @@ function ensureDependencies() {
   const marker = path.join(root, 'node_modules', '.aff-lock-hash');
   const hash = crypto.createHash('sha256').update(fs.readFileSync(lock)).digest('hex');
   if (fs.existsSync(marker) && fs.readFileSync(marker, 'utf8') === hash) return;
-  step('installing npm dependencies (npm ci)');
-  execFileSync(npm, ['ci', '--no-audit', '--no-fund', '--loglevel=error'], {
+  // `npm install` honours the lockfile; `npm ci` is avoided because npm 11 rejects lockfiles
+  // that leave out other platforms' optional binaries (@swc/core, unrs-resolver).
+  step('installing npm dependencies (npm install from the lockfile)');
+  execFileSync(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
     cwd: root,
     stdio: 'inherit',
   });
