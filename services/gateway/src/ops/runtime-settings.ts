@@ -28,7 +28,7 @@ export function loadOpsSettings(env: NodeJS.ProcessEnv = process.env): OpsSettin
   }
   return {
     mongoUrl,
-    mongoDb: env.GATEWAY_MONGO_DB ?? 'gateway',
+    mongoDb: env.GATEWAY_MONGO_DB ?? env.MONGO_DB ?? 'gateway',
     natsUrl: env.NATS_URL ?? fromFile.nats_url,
   };
 }

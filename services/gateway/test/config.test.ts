@@ -1,0 +1,34 @@
+import { ConfigError } from '@aff/config';
+import { loadGatewayConfig } from '../src/config';
+
+const valid = {
+  MONGO_URL: 'mongodb://127.0.0.1:27017/',
+  NATS_URL: 'nats://127.0.0.1:4222',
+  REDIS_URL: 'redis://127.0.0.1:6379',
+};
+
+describe('gateway configuration', () => {
+  it('applies defaults', () => {
+    expect(loadGatewayConfig(valid)).toMatchObject({
+      PORT: 8080,
+      PUBLIC_URL: 'http://127.0.0.1:8080',
+      RATE_LIMIT_POINTS: 45,
+      RATE_LIMIT_WINDOW_SECONDS: 30,
+      TRUST_PROXY: false,
+    });
+  });
+
+  it('fails fast naming every wrong or missing variable', () => {
+    expect(() => loadGatewayConfig({ ...valid, REDIS_URL: undefined, PORT: 'eighty' })).toThrow(
+      ConfigError,
+    );
+    try {
+      loadGatewayConfig({ ...valid, REDIS_URL: undefined, PORT: 'eighty', MONGO_URL: 'http://x' });
+    } catch (error) {
+      const problems = (error as ConfigError).problems.join('\n');
+      expect(problems).toMatch(/^PORT: /m);
+      expect(problems).toMatch(/^REDIS_URL: /m);
+      expect(problems).toMatch(/^MONGO_URL: must be a URL starting with mongodb:\/\//m);
+    }
+  });
+});
