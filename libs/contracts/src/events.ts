@@ -3,6 +3,16 @@
  * `data` is the record as the REST API shows it, so webhooks can send it unchanged.
  */
 import type { AffiliateView, CampaignView, LinkView } from './views';
+import type {
+  ChargeAttributed,
+  ChargeRefundAttributed,
+  CommissionView,
+  CouponView,
+  PayoutView,
+  ProcessorReceived,
+  ReferralView,
+  SaleView,
+} from './views-money';
 
 export interface EventMap {
   'affiliate.created': AffiliateView;
@@ -12,6 +22,26 @@ export interface EventMap {
   'affiliate_link.updated': LinkView;
   'campaign.created': CampaignView;
   'campaign.updated': CampaignView;
+  'affiliate_coupon.created': CouponView;
+  'referral.created': ReferralView;
+  'referral.lead': ReferralView;
+  'referral.converted': ReferralView;
+  'referral.updated': ReferralView;
+  'sale.created': SaleView;
+  'sale.updated': SaleView;
+  'sale.refunded': SaleView;
+  'commission.created': CommissionView;
+  'commission.updated': CommissionView;
+  'commission.paid': CommissionView;
+  'commission.voided': CommissionView;
+  'payout.created': PayoutView;
+  'payout.updated': PayoutView;
+  'payout.due': PayoutView;
+  'payout.paid': PayoutView;
+  /** Internal, never sent to merchants. */
+  'charge.attributed': ChargeAttributed;
+  'charge.refund_attributed': ChargeRefundAttributed;
+  'processor.received': ProcessorReceived;
 }
 export type EventType = keyof EventMap;
 
@@ -19,3 +49,30 @@ export type EventType = keyof EventMap;
 export function eventSubject(type: string): string {
   return `evt.${type}`;
 }
+
+/** Event types merchants can subscribe to with webhooks (DESIGN.md's catalogue). */
+export const PUBLIC_EVENT_TYPES = [
+  'affiliate.created',
+  'affiliate.updated',
+  'affiliate.confirmed',
+  'affiliate_link.created',
+  'affiliate_link.updated',
+  'affiliate_coupon.created',
+  'referral.created',
+  'referral.lead',
+  'referral.converted',
+  'sale.created',
+  'sale.updated',
+  'sale.refunded',
+  'commission.created',
+  'commission.updated',
+  'commission.paid',
+  'commission.voided',
+  'payout.created',
+  'payout.updated',
+  'payout.due',
+  'payout.paid',
+  'campaign.created',
+  'campaign.updated',
+] as const satisfies readonly EventType[];
+export type PublicEventType = (typeof PUBLIC_EVENT_TYPES)[number];

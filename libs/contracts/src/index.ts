@@ -1,6 +1,7 @@
 export * from './subjects';
 export * from './envelopes';
 export * from './views';
+export * from './views-money';
 export * from './events';
 export * from './validate';
 export * from './schemas/fields';

@@ -21,7 +21,13 @@ export const STREAMS = {
     name: 'EVT_AFFILIATE',
     aggregates: ['affiliate', 'affiliate_link', 'affiliate_coupon', 'campaign'],
   },
-} as const satisfies Partial<Record<ServiceName, { name: string; aggregates: readonly string[] }>>;
+  tracking: { name: 'EVT_TRACKING', aggregates: ['referral', 'charge'] },
+  commission: { name: 'EVT_COMMISSION', aggregates: ['sale', 'commission'] },
+  payout: { name: 'EVT_PAYOUT', aggregates: ['payout'] },
+  /** Verified payment-processor events, written by the gateway's public hook. */
+  gateway: { name: 'EVT_PROCESSOR', aggregates: ['processor'] },
+} as const satisfies Record<string, { name: string; aggregates: readonly string[] }>;
+export type StreamOwner = keyof typeof STREAMS;
 
 export function streamSubjects(aggregates: readonly string[]): string[] {
   return aggregates.map((aggregate) => `evt.${aggregate}.>`);

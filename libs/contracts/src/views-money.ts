@@ -1,0 +1,183 @@
+/** REST shapes of the money flow: referrals, sales, commissions, payouts, coupons. */
+import { z } from 'zod';
+import { affiliateViewSchema, campaignViewSchema } from './views';
+
+const timestamp = z.string().describe('ISO 8601 timestamp');
+const uuid = z.string().describe('UUID');
+
+export const CONVERSION_STATES = ['visitor', 'lead', 'conversion'] as const;
+export type ConversionState = (typeof CONVERSION_STATES)[number];
+
+/** The link as a referral shows it. */
+export const referralLinkSchema = z.object({
+  id: uuid,
+  url: z.string(),
+  token: z.string(),
+  visitors: z.number().int(),
+  leads: z.number().int(),
+  conversions: z.number().int(),
+});
+export type ReferralLink = z.infer<typeof referralLinkSchema>;
+
+export const referralCustomerSchema = z.object({
+  platform: z.string(),
+  id: z.string(),
+  name: z.string().nullable(),
+  email: z.string().nullable(),
+});
+export type ReferralCustomer = z.infer<typeof referralCustomerSchema>;
+
+export const referralViewSchema = z.object({
+  id: uuid,
+  link: referralLinkSchema.nullable(),
+  visits: z.number().int(),
+  customer: referralCustomerSchema.nullable(),
+  affiliate: affiliateViewSchema.optional(),
+  created_at: timestamp,
+  became_lead_at: timestamp.nullable(),
+  became_conversion_at: timestamp.nullable(),
+  expires_at: timestamp,
+  updated_at: timestamp,
+  deactivated_at: timestamp.nullable(),
+  conversion_state: z.enum(CONVERSION_STATES),
+  processor_account_id: z.string().nullable(),
+  processor_customer_id: z.string().nullable(),
+});
+export type ReferralView = z.infer<typeof referralViewSchema>;
+
+export const saleViewSchema = z.object({
+  id: uuid,
+  currency: z.string(),
+  charged_at: timestamp,
+  invoiced_at: timestamp.nullable(),
+  created_at: timestamp,
+  updated_at: timestamp,
+  processor_account_id: z.string().nullable(),
+  processor_charge_id: z.string(),
+  charge_amount_cents: z.number().int(),
+  refund_amount_cents: z.number().int(),
+  tax_amount_cents: z.number().int(),
+  sale_amount_cents: z.number().int(),
+  referral: referralViewSchema,
+  affiliate: affiliateViewSchema,
+});
+export type SaleView = z.infer<typeof saleViewSchema>;
+
+export const COMMISSION_STATES = ['pending', 'due', 'paid', 'voided'] as const;
+export type CommissionState = (typeof COMMISSION_STATES)[number];
+
+export const commissionViewSchema = z.object({
+  id: uuid,
+  created_at: timestamp,
+  updated_at: timestamp,
+  amount: z.number().int(),
+  currency: z.string(),
+  state: z.enum(COMMISSION_STATES),
+  due_at: timestamp,
+  paid_at: timestamp.nullable(),
+  voided_at: timestamp.nullable(),
+  campaign: campaignViewSchema.optional(),
+  sale: saleViewSchema.optional(),
+});
+export type CommissionView = z.infer<typeof commissionViewSchema>;
+
+export const PAYOUT_STATES = ['pending', 'due', 'processing', 'paid'] as const;
+export type PayoutState = (typeof PAYOUT_STATES)[number];
+
+export const payoutCommissionSchema = z.object({
+  id: uuid,
+  currency: z.string(),
+  processor_account_id: z.string().nullable(),
+  due_at: timestamp,
+  paid_at: timestamp.nullable(),
+  created_at: timestamp,
+  updated_at: timestamp,
+  amount: z.number().int(),
+  state: z.enum(COMMISSION_STATES).optional(),
+  voided_at: timestamp.nullable().optional(),
+});
+export type PayoutCommission = z.infer<typeof payoutCommissionSchema>;
+
+export const payoutViewSchema = z.object({
+  id: uuid,
+  currency: z.string(),
+  paid_at: timestamp.nullable(),
+  state: z.enum(PAYOUT_STATES),
+  paid_by_id: z.string().nullable(),
+  created_at: timestamp,
+  updated_at: timestamp,
+  amount: z.number().int(),
+  affiliate: affiliateViewSchema.optional(),
+  commissions: z.array(payoutCommissionSchema).optional(),
+});
+export type PayoutView = z.infer<typeof payoutViewSchema>;
+
+export const couponViewSchema = z.object({
+  id: uuid,
+  code: z.string(),
+  affiliate_id: uuid,
+  campaign_id: uuid,
+  processor_coupon_id: z.string().nullable(),
+  leads: z.number().int(),
+  conversions: z.number().int(),
+  archived: z.boolean(),
+  archived_at: timestamp.nullable(),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+export type CouponView = z.infer<typeof couponViewSchema>;
+
+/** A payment-processor event as posted to `/hooks/processor/:public_key`. */
+export const processorEventSchema = z.object({
+  id: z.string().min(1),
+  type: z.string().min(1),
+  created: z.number().optional(),
+  account: z.string().nullable().optional(),
+  livemode: z.boolean().optional(),
+  data: z.object({ object: z.record(z.string(), z.unknown()) }),
+});
+export type ProcessorEvent = z.infer<typeof processorEventSchema>;
+
+export const processorCustomerSchema = z.object({
+  id: z.string().min(1),
+  email: z.string().nullable().optional(),
+  name: z.string().nullable().optional(),
+  metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+});
+export type ProcessorCustomer = z.infer<typeof processorCustomerSchema>;
+
+export const processorChargeSchema = z.object({
+  id: z.string().min(1),
+  customer: z.string().nullable().optional(),
+  amount: z.number().int().min(0),
+  amount_refunded: z.number().int().min(0).default(0),
+  currency: z.string().min(3),
+  created: z.number().optional(),
+  invoice: z.string().nullable().optional(),
+  tax: z.number().int().min(0).nullable().optional(),
+  metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+});
+export type ProcessorCharge = z.infer<typeof processorChargeSchema>;
+
+/** Internal: a charge of a customer attributed to a live referral (tracking → commission). */
+export interface ChargeAttributed {
+  processor_event_id: string;
+  processor_account_id: string | null;
+  charge: ProcessorCharge;
+  referral: ReferralView;
+  affiliate_id: string;
+  /** The referred customer's e-mail, for the self-referral guard. */
+  customer_email: string | null;
+}
+
+/** Internal: a refund of a charge whose customer is attributed (tracking → commission). */
+export interface ChargeRefundAttributed {
+  processor_event_id: string;
+  charge: ProcessorCharge;
+  referral_id: string;
+}
+
+/** Internal: a verified processor event (gateway → tracking). */
+export interface ProcessorReceived {
+  event: ProcessorEvent;
+}
