@@ -8,3 +8,5 @@ export * from './schemas/fields';
 export * from './schemas/affiliate';
 export * from './schemas/campaign';
 export * from './build-event';
+export * from './deterministic-id';
+export * from './schemas/tracking';

@@ -1,6 +1,11 @@
 /** REST shapes of the money flow: referrals, sales, commissions, payouts, coupons. */
 import { z } from 'zod';
-import { affiliateViewSchema, campaignViewSchema } from './views';
+import {
+  affiliateViewSchema,
+  campaignViewSchema,
+  type AffiliateView,
+  type CampaignView,
+} from './views';
 
 const timestamp = z.string().describe('ISO 8601 timestamp');
 const uuid = z.string().describe('UUID');
@@ -165,9 +170,10 @@ export interface ChargeAttributed {
   processor_account_id: string | null;
   charge: ProcessorCharge;
   referral: ReferralView;
-  affiliate_id: string;
-  /** The referred customer's e-mail, for the self-referral guard. */
-  customer_email: string | null;
+  /** The affiliate as known when the charge was attributed (with its campaign). */
+  affiliate: AffiliateView;
+  /** The campaign whose rules apply to this charge. */
+  campaign: CampaignView;
 }
 
 /** Internal: a refund of a charge whose customer is attributed (tracking → commission). */
@@ -175,6 +181,12 @@ export interface ChargeRefundAttributed {
   processor_event_id: string;
   charge: ProcessorCharge;
   referral_id: string;
+}
+
+/** Body of the tracking service's public visit intake (after the gateway resolved the key). */
+export interface VisitAnswer {
+  referral: { id: string; expires_at: string } | null;
+  affiliate: { id: string; first_name: string };
 }
 
 /** Internal: a verified processor event (gateway → tracking). */

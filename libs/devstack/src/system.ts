@@ -11,7 +11,7 @@ import { findRepoRoot } from './repo-root';
 import type { Infra } from './types';
 
 /** Every process of the system, in start order; the gateway last so it is ready last. */
-export const SYSTEM_PROCESSES = ['affiliate', 'gateway'] as const;
+export const SYSTEM_PROCESSES = ['affiliate', 'tracking', 'gateway'] as const;
 export type SystemProcess = (typeof SYSTEM_PROCESSES)[number];
 
 export interface StartSystemOptions {

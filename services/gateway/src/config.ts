@@ -12,6 +12,8 @@ export const configSchema = commonConfigSchema.extend({
   /** Requests per window for merchants without their own limit. */
   RATE_LIMIT_POINTS: env.positiveInt(45),
   RATE_LIMIT_WINDOW_SECONDS: env.positiveInt(30),
+  /** Requests per window per client IP on the public tracking intake (`/t/v1`). */
+  TRACKING_RATE_LIMIT_POINTS: env.positiveInt(600),
   /** How long a verified API secret is trusted without a database look-up. */
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5000),
   /** Express `trust proxy` setting, for client IPs behind a load balancer. */

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import Redis from 'ioredis';
 import { MERCHANT_CHANGED_SUBJECT } from '@aff/contracts';
 import type { Logger } from '@aff/logging';
-import { RpcClient, connectNats } from '@aff/messaging';
+import { EventPublisher, RpcClient, connectNats, ensureStreams } from '@aff/messaging';
 import { connectMongo } from '@aff/mongo';
 import type { GatewayConfig } from './config';
 import { buildApp } from './http/app';
@@ -12,6 +12,7 @@ import { MerchantAuthenticator } from './merchants/merchant-authenticator';
 import { MerchantRepository } from './merchants/merchant.repository';
 import { merchantModel } from './merchants/merchant.schema';
 import { MerchantRateLimiter } from './rate-limit/merchant-rate-limiter';
+import { PublicKeyResolver } from './public/public-key-resolver';
 
 export interface RunningGateway {
   port: number;
@@ -23,6 +24,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   const merchants = merchantModel(mongo);
   await merchants.init();
   const nc = await connectNats(config.NATS_URL, 'gateway', log);
+  await ensureStreams(nc, ['gateway']);
   // Fail fast instead of queueing: a down Redis must hand over to the in-process limiter at once.
   const redis = new Redis(config.REDIS_URL, {
     enableOfflineQueue: false,
@@ -31,22 +33,26 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   });
   redis.on('error', (err: Error) => log.warn({ err: err.message }, 'redis unavailable'));
 
-  const authenticator = new MerchantAuthenticator(
-    new MerchantRepository(merchants),
-    config.AUTH_CACHE_TTL_MS,
-  );
+  const merchantRepository = new MerchantRepository(merchants);
+  const authenticator = new MerchantAuthenticator(merchantRepository, config.AUTH_CACHE_TTL_MS);
+  const keys = new PublicKeyResolver(merchantRepository, config.AUTH_CACHE_TTL_MS);
   const invalidations = nc.subscribe(MERCHANT_CHANGED_SUBJECT, {
-    callback: () => authenticator.forgetAll(),
+    callback: () => {
+      authenticator.forgetAll();
+      keys.forgetAll();
+    },
   });
+  const limiter = new MerchantRateLimiter(
+    redis,
+    config.RATE_LIMIT_POINTS,
+    config.RATE_LIMIT_WINDOW_SECONDS,
+  );
+  const rpc = new RpcClient(nc, config.RPC_TIMEOUT_MS);
 
   const app = buildApp({
     authenticator,
-    limiter: new MerchantRateLimiter(
-      redis,
-      config.RATE_LIMIT_POINTS,
-      config.RATE_LIMIT_WINDOW_SECONDS,
-    ),
-    rpc: new RpcClient(nc, config.RPC_TIMEOUT_MS),
+    limiter,
+    rpc,
     log,
     trustProxy: config.TRUST_PROXY,
     readiness: {
@@ -54,6 +60,15 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
       nats: () => !nc.isClosed(),
     },
     degradable: { redis: () => redis.status === 'ready' },
+    publicRoutes: {
+      keys,
+      limiter,
+      ipPoints: config.TRACKING_RATE_LIMIT_POINTS,
+      rpc,
+      publisher: new EventPublisher(nc),
+      publicUrl: config.PUBLIC_URL,
+      log,
+    },
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.PORT, config.HOST, () => resolve(s));

@@ -6,7 +6,7 @@ import {
   updateAffiliateBodySchema,
   validate,
 } from '@aff/contracts';
-import type { AffiliateView, CreateAffiliateBody, Paginated } from '@aff/contracts';
+import type { AffiliateView, CreateAffiliateBody, LinkView, Paginated } from '@aff/contracts';
 import { errors, isAppError, paginate, type PageRequest } from '@aff/api';
 import { isDuplicateKeyError, type TenantRepository } from '@aff/mongo';
 import type { FilterQuery } from 'mongoose';
@@ -130,6 +130,17 @@ export class AffiliateUseCases {
     const result = await this.affiliates.page(ctx.merchantId, query, page.skip, page.limit);
     const views = await this.presenter.present(ctx.merchantId, result.items, expand);
     return paginate(views, result.total, page);
+  }
+
+  /** For the tracking service: what a link token stands for (404 when unknown). */
+  async resolveToken(ctx: CallContext, token: string): Promise<{ link: LinkView; affiliate: AffiliateView }> {
+    const link = await this.links.findLiveByToken(ctx.merchantId, token);
+    const record = link && (await this.affiliates.findById(ctx.merchantId, link.affiliate_id));
+    if (!link || !record) throw errors.notFound('Link', token);
+    const affiliate = await this.presenter.presentOne(ctx.merchantId, record);
+    const linkView = affiliate.links?.find((l) => l.id === link._id);
+    if (!linkView) throw errors.notFound('Link', token);
+    return { link: linkView, affiliate };
   }
 
   async getRecord(ctx: CallContext, id: string): Promise<AffiliateRecord> {

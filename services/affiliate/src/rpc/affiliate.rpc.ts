@@ -18,6 +18,8 @@ export function affiliateRpc(affiliates: AffiliateUseCases): Record<string, RpcH
         await affiliates.list(callContext(req, rpc), filters, parsePageRequest(req.query), expand),
       );
     },
+    resolveLinkToken: async (req, rpc) =>
+      ok(await affiliates.resolveToken(callContext(req, rpc), optionalString(req.query, 'token') ?? '')),
     createAffiliate: async (req, rpc) =>
       ok(await affiliates.create(callContext(req, rpc), req.body)),
     getAffiliate: async (req, rpc) => ok(await affiliates.get(callContext(req, rpc), idParam(req))),

@@ -11,6 +11,7 @@ import { rateLimit } from './rate-limit';
 import { requestId } from './request-id';
 import { proxyTo } from './rpc-proxy';
 import { ROUTES } from './routes';
+import { publicRouter, type PublicRouteDeps } from '../public/public-routes';
 
 export interface AppDeps {
   authenticator: MerchantAuthenticator;
@@ -21,6 +22,7 @@ export interface AppDeps {
   /** Reported by /readyz but not required: the gateway keeps serving without them. */
   degradable: Record<string, ReadinessCheck>;
   trustProxy: boolean;
+  publicRoutes: PublicRouteDeps;
 }
 
 const BODY_LIMIT = '1mb';
@@ -40,6 +42,8 @@ export function buildApp(deps: AppDeps): Express {
     const result = await runChecks(deps.readiness, deps.degradable);
     res.status(result.ready ? 200 : 503).json(result);
   });
+
+  app.use(publicRouter(deps.publicRoutes));
 
   const v1 = express.Router();
   v1.use(authenticate(deps.authenticator));

@@ -27,4 +27,6 @@ export const ROUTES: Route[] = [
   { method: 'get', path: '/v1/affiliate_links', service: 'affiliate', operation: 'listLinks' },
   { method: 'post', path: '/v1/affiliate_links', service: 'affiliate', operation: 'createLink' },
   { method: 'get', path: '/v1/affiliate_links/:id', service: 'affiliate', operation: 'getLink' },
+  { method: 'get', path: '/v1/referrals', service: 'tracking', operation: 'listReferrals' },
+  { method: 'get', path: '/v1/referrals/:id', service: 'tracking', operation: 'getReferral' },
 ];

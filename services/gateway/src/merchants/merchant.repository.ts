@@ -38,6 +38,10 @@ export class MerchantRepository {
     return this.model.findOne({ api_secret_hash: hash }).lean<MerchantRecord>().exec();
   }
 
+  async findByPublicKey(publicKey: string): Promise<MerchantRecord | null> {
+    return this.model.findOne({ public_key: publicKey }).lean<MerchantRecord>().exec();
+  }
+
   async findById(id: string): Promise<MerchantRecord | null> {
     return this.model.findById(id).lean<MerchantRecord>().exec();
   }

@@ -1,0 +1,129 @@
+/**
+ * Routes without the API secret: the tracking intake used by merchants' pages (identified by
+ * the public key, limited per client IP, open to any origin) and the payment processor's
+ * signed event hook.
+ */
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { buildEvent, deterministicId, processorEventSchema } from '@aff/contracts';
+import type { Logger } from '@aff/logging';
+import type { EventPublisher, RpcClient } from '@aff/messaging';
+import { rateLimitHeaders, type MerchantRateLimiter } from '../rate-limit/merchant-rate-limiter';
+import { verifyProcessorSignature } from './processor-signature';
+import type { PublicKeyResolver } from './public-key-resolver';
+import { trackerScript } from './tracker-script';
+
+export interface PublicRouteDeps {
+  keys: PublicKeyResolver;
+  limiter: MerchantRateLimiter;
+  /** Requests per window per client IP on `/t/v1`. */
+  ipPoints: number;
+  rpc: RpcClient;
+  publisher: EventPublisher;
+  publicUrl: string;
+  log: Logger;
+}
+
+const BODY_LIMIT = '1mb';
+
+export function publicRouter(deps: PublicRouteDeps): Router {
+  const router = express.Router();
+
+  router.use('/t/v1', allowAnyOrigin);
+  router.get('/t/v1/tracker.js', (_req, res) => {
+    res.type('application/javascript').set('Cache-Control', 'public, max-age=300').send(trackerScript(deps.publicUrl));
+  });
+  const intake = [
+    limitPerIp(deps),
+    express.json({ limit: BODY_LIMIT }),
+    express.urlencoded({ extended: true, limit: BODY_LIMIT }),
+  ];
+  router.post('/t/v1/visits', ...intake, forwardToTracking(deps, 'recordVisit'));
+  router.post('/t/v1/leads', ...intake, forwardToTracking(deps, 'recordLead'));
+
+  router.post(
+    '/hooks/processor/:public_key',
+    express.raw({ type: () => true, limit: BODY_LIMIT }),
+    async (req: Request, res: Response) => {
+      const merchant = await deps.keys.resolve(String(req.params.public_key));
+      if (!merchant) {
+        res.status(404).json({ error: 'Not found.' });
+        return;
+      }
+      const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const check = verifyProcessorSignature(
+        req.get('processor-signature'),
+        raw,
+        merchant.processor_signing_secret,
+        Math.floor(Date.now() / 1000),
+      );
+      if (!check.ok) {
+        res.status(400).json({ error: `Invalid signature: ${check.reason}.` });
+        return;
+      }
+      const parsed = processorEventSchema.safeParse(parseJson(raw));
+      if (!parsed.success) {
+        res.status(400).json({ error: 'Invalid event: expected {id, type, data: {object}}.' });
+        return;
+      }
+      const event = buildEvent('processor.received', merchant._id, { event: parsed.data });
+      // Same processor event, same id: the stream keeps one copy, tracking applies it once.
+      await deps.publisher.publish({ ...event, id: deterministicId(`${merchant._id}:${parsed.data.id}`) });
+      res.json({ received: true });
+    },
+  );
+  return router;
+}
+
+function allowAnyOrigin(req: Request, res: Response, next: NextFunction): void {
+  res.set({
+    'Access-Control-Allow-Origin': '*',
+    'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+    'Access-Control-Allow-Headers': 'content-type',
+    'Access-Control-Max-Age': '600',
+  });
+  if (req.method === 'OPTIONS') {
+    res.status(204).end();
+    return;
+  }
+  next();
+}
+
+function limitPerIp(deps: PublicRouteDeps) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const decision = await deps.limiter.consume(`ip:${req.ip ?? 'unknown'}`, deps.ipPoints);
+    res.set(rateLimitHeaders(decision));
+    if (!decision.allowed) {
+      res.setHeader('Retry-After', String(decision.resetSeconds));
+      res.status(429).json({ error: `Rate limit exceeded. Retry in ${decision.resetSeconds} seconds.` });
+      return;
+    }
+    next();
+  };
+}
+
+function forwardToTracking(deps: PublicRouteDeps, operation: 'recordVisit' | 'recordLead') {
+  return async (req: Request, res: Response): Promise<void> => {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const key = typeof body.key === 'string' ? body.key : '';
+    const merchant = key ? await deps.keys.resolve(key) : null;
+    if (!merchant) {
+      res.status(401).json({ error: 'Invalid public key.' });
+      return;
+    }
+    const reply = await deps.rpc.call(
+      'tracking',
+      operation,
+      { merchant_id: merchant._id, params: {}, query: {}, body, expand: [], api_key_id: null },
+      res.locals.requestId as string,
+    );
+    res.status(reply.status).json(reply.body);
+  };
+}
+
+function parseJson(raw: Buffer): unknown {
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,104 @@
+/** Reads and idempotent, order-insensitive writes of the tracking service's read models. */
+import type { AffiliateView, CampaignView, CouponView, LinkView } from '@aff/contracts';
+import { isDuplicateKeyError } from '@aff/mongo';
+import type { CatalogModels, KnownAffiliate, KnownCampaign, KnownLink } from './catalog.schema';
+
+export class CatalogRepository {
+  constructor(private readonly models: CatalogModels) {}
+
+  async saveLink(merchantId: string, link: LinkView): Promise<void> {
+    await this.models.links
+      .updateOne(
+        { _id: link.id, merchant_id: merchantId },
+        {
+          $set: { token: link.token, url: link.url, affiliate_id: link.affiliate_id },
+          $setOnInsert: { created_at: new Date(link.created_at) },
+        },
+        { upsert: true },
+      )
+      .catch(ignoreDuplicate);
+  }
+
+  /** Keeps the newest version; an older event arriving late changes nothing. */
+  async saveAffiliate(merchantId: string, view: AffiliateView): Promise<void> {
+    const { links, commission_stats, ...rest } = view;
+    void commission_stats;
+    await this.saveNewest(this.models.affiliates, merchantId, view.id, rest, view.updated_at);
+    if (view.campaign) await this.saveCampaign(merchantId, view.campaign);
+    for (const link of links ?? []) await this.saveLink(merchantId, link);
+  }
+
+  async saveCampaign(merchantId: string, view: CampaignView): Promise<void> {
+    await this.saveNewest(this.models.campaigns, merchantId, view.id, view, view.updated_at);
+  }
+
+  async saveCoupon(merchantId: string, coupon: CouponView): Promise<void> {
+    await this.models.coupons
+      .updateOne(
+        { _id: coupon.id, merchant_id: merchantId },
+        { $set: { code: coupon.code, affiliate_id: coupon.affiliate_id } },
+        { upsert: true },
+      )
+      .catch(ignoreDuplicate);
+  }
+
+  linkByToken(merchantId: string, token: string): Promise<KnownLink | null> {
+    return this.models.links.findOne({ merchant_id: merchantId, token }).lean<KnownLink>().exec();
+  }
+
+  linksByIds(merchantId: string, ids: string[]): Promise<KnownLink[]> {
+    return this.models.links.find({ merchant_id: merchantId, _id: { $in: ids } }).lean<KnownLink[]>().exec();
+  }
+
+  /** The affiliate's first link, which coupon referrals are shown with. */
+  firstLinkOf(merchantId: string, affiliateId: string): Promise<KnownLink | null> {
+    return this.models.links
+      .findOne({ merchant_id: merchantId, affiliate_id: affiliateId })
+      .sort({ created_at: 1 })
+      .lean<KnownLink>()
+      .exec();
+  }
+
+  affiliate(merchantId: string, id: string): Promise<KnownAffiliate | null> {
+    return this.models.affiliates.findOne({ _id: id, merchant_id: merchantId }).lean<KnownAffiliate>().exec();
+  }
+
+  affiliatesByIds(merchantId: string, ids: string[]): Promise<KnownAffiliate[]> {
+    return this.models.affiliates
+      .find({ merchant_id: merchantId, _id: { $in: ids } })
+      .lean<KnownAffiliate[]>()
+      .exec();
+  }
+
+  campaign(merchantId: string, id: string): Promise<KnownCampaign | null> {
+    return this.models.campaigns.findOne({ _id: id, merchant_id: merchantId }).lean<KnownCampaign>().exec();
+  }
+
+  couponByCode(merchantId: string, code: string) {
+    return this.models.coupons.findOne({ merchant_id: merchantId, code }).lean().exec();
+  }
+
+  private async saveNewest<T extends { updated_at: string }>(
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    model: CatalogModels['affiliates'] | CatalogModels['campaigns'] | any,
+    merchantId: string,
+    id: string,
+    view: unknown,
+    updatedAt: string,
+  ): Promise<void> {
+    const current = (await model.findOne({ _id: id, merchant_id: merchantId }).lean().exec()) as T | null;
+    if (current && current.updated_at > updatedAt) return;
+    await model
+      .updateOne(
+        { _id: id, merchant_id: merchantId },
+        { $set: { view, updated_at: updatedAt } },
+        { upsert: true },
+      )
+      .catch(ignoreDuplicate);
+  }
+}
+
+function ignoreDuplicate(error: unknown): void {
+  // Two replicas upserting the same record at once: the other one won, which is fine.
+  if (!isDuplicateKeyError(error)) throw error;
+}

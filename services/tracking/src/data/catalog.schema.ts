@@ -1,0 +1,79 @@
+/**
+ * Read models this service keeps from the affiliate service's events: what it needs to turn a
+ * link token or coupon code into an affiliate and campaign, and to show them in referrals.
+ */
+import { Schema, type Connection, type Model } from 'mongoose';
+import type { AffiliateView, CampaignView } from '@aff/contracts';
+
+export interface KnownLink {
+  _id: string;
+  merchant_id: string;
+  affiliate_id: string;
+  token: string;
+  url: string;
+  created_at: Date;
+}
+
+export interface KnownAffiliate {
+  _id: string;
+  merchant_id: string;
+  /** The affiliate as the REST API shows it (with campaign, without links). */
+  view: AffiliateView;
+  updated_at: string;
+}
+
+export interface KnownCampaign {
+  _id: string;
+  merchant_id: string;
+  view: CampaignView;
+  updated_at: string;
+}
+
+export interface KnownCoupon {
+  _id: string;
+  merchant_id: string;
+  code: string;
+  affiliate_id: string;
+}
+
+function model<T>(connection: Connection, name: string, collection: string, schema: Schema<T>): Model<T> {
+  return connection.model<T>(name, schema, collection);
+}
+
+export function catalogModels(connection: Connection) {
+  const links = new Schema<KnownLink>(
+    {
+      _id: String,
+      merchant_id: { type: String, required: true },
+      affiliate_id: { type: String, required: true },
+      token: { type: String, required: true },
+      url: { type: String, required: true },
+      created_at: { type: Date, required: true },
+    },
+    { versionKey: false },
+  );
+  links.index({ merchant_id: 1, token: 1 }, { unique: true });
+  links.index({ merchant_id: 1, affiliate_id: 1, created_at: 1 });
+
+  const affiliates = new Schema<KnownAffiliate>(
+    { _id: String, merchant_id: String, view: Schema.Types.Mixed, updated_at: String },
+    { versionKey: false, minimize: false },
+  );
+  const campaigns = new Schema<KnownCampaign>(
+    { _id: String, merchant_id: String, view: Schema.Types.Mixed, updated_at: String },
+    { versionKey: false, minimize: false },
+  );
+  const coupons = new Schema<KnownCoupon>(
+    { _id: String, merchant_id: String, code: String, affiliate_id: String },
+    { versionKey: false },
+  );
+  coupons.index({ merchant_id: 1, code: 1 }, { unique: true });
+
+  return {
+    links: model(connection, 'KnownLink', 'known_links', links),
+    affiliates: model(connection, 'KnownAffiliate', 'known_affiliates', affiliates),
+    campaigns: model(connection, 'KnownCampaign', 'known_campaigns', campaigns),
+    coupons: model(connection, 'KnownCoupon', 'known_coupons', coupons),
+  };
+}
+export type CatalogModels = ReturnType<typeof catalogModels>;

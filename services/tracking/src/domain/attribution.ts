@@ -1,0 +1,225 @@
+/**
+ * Verified payment-processor events: customers become leads of the referral (or coupon) that
+ * brought them, charges of attributed customers convert the referral and go on to the
+ * commission service, refunds follow them there. Each processor event takes effect once.
+ */
+import {
+  buildEvent,
+  deterministicId,
+  processorChargeSchema,
+  processorCustomerSchema,
+} from '@aff/contracts';
+import type { EventEnvelope, ProcessorCharge, ProcessorCustomer, ProcessorEvent, ReferralCustomer } from '@aff/contracts';
+import { AppError } from '@aff/api';
+import { isDuplicateKeyError, type ProcessedEvents } from '@aff/mongo';
+import type { ReferralRepository } from '../data/referral.repository';
+import { customerKey } from '../data/referral.repository';
+import type { ReferralRecord } from '../data/referral.schema';
+import type { Catalog } from './catalog';
+import { newReferral } from './new-referral';
+import { affiliateCanEarn, isLive, isSelfReferral, stateAfterLead } from './referral-rules';
+import type { ReferralWriter } from './referral-writer';
+import type { CallContext } from './ports';
+
+const CONSUMER = 'tracking-processor';
+
+export class AttributionUseCases {
+  constructor(
+    private readonly referrals: ReferralRepository,
+    private readonly catalog: Catalog,
+    private readonly writer: ReferralWriter,
+    private readonly processed: ProcessedEvents,
+    private readonly platformName: string,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async handle(ctx: CallContext, event: ProcessorEvent): Promise<void> {
+    await this.processed.once(CONSUMER, `${ctx.merchantId}:${event.id}`, () => this.apply(ctx, event));
+  }
+
+  private async apply(ctx: CallContext, event: ProcessorEvent): Promise<void> {
+    const object = event.data.object;
+    switch (event.type) {
+      case 'customer.created':
+      case 'customer.updated':
+        return this.onCustomer(ctx, event, parse(processorCustomerSchema, object, event));
+      case 'charge.succeeded':
+        return this.onCharge(ctx, event, parse(processorChargeSchema, object, event));
+      case 'charge.refunded':
+        return this.onRefund(ctx, event, parse(processorChargeSchema, object, event));
+      default:
+        return; // other processor events are accepted and ignored
+    }
+  }
+
+  private async onCustomer(ctx: CallContext, event: ProcessorEvent, customer: ProcessorCustomer): Promise<void> {
+    const now = this.now();
+    const referralId = metadataString(customer.metadata, 'referral');
+    const attached = await this.referrals.findByCustomer(ctx.merchantId, customer.id);
+    if (attached) {
+      await this.writer.change(ctx, attached, { customer: this.customerOf(customer), email: lower(customer.email), updated_at: now }, ['referral.updated'], {
+        idSeed: seed(ctx, event),
+      });
+      return;
+    }
+    const referral = referralId ? await this.referrals.findById(ctx.merchantId, referralId) : null;
+    if (referral && !referral.processor_customer_id && isLive(referral, now)) {
+      await this.attachCustomer(ctx, event, referral, customer, now);
+      return;
+    }
+    const coupon = metadataString(customer.metadata, 'coupon');
+    if (coupon) await this.referralFromCoupon(ctx, event, coupon, this.customerOf(customer), event.account ?? null, now);
+  }
+
+  private async attachCustomer(
+    ctx: CallContext,
+    event: ProcessorEvent,
+    referral: ReferralRecord,
+    customer: ProcessorCustomer,
+    now: Date,
+  ): Promise<void> {
+    const attribution = await this.catalog.byAffiliate(ctx.merchantId, referral.affiliate_id);
+    const becomesLead = referral.conversion_state === 'visitor';
+    const selfReferral = attribution ? isSelfReferral(customer.email, attribution.affiliate.email) : false;
+    try {
+      await this.writer.change(
+        ctx,
+        referral,
+        {
+          customer: this.customerOf(customer),
+          processor_customer_id: customer.id,
+          customer_key: customerKey(customer.id),
+          processor_account_id: event.account ?? null,
+          email: lower(customer.email) ?? referral.email,
+          conversion_state: stateAfterLead(referral.conversion_state),
+          became_lead_at: referral.became_lead_at ?? now,
+          updated_at: now,
+          ...(selfReferral ? { deactivated_at: now } : {}),
+        },
+        [becomesLead ? 'referral.lead' : 'referral.updated'],
+        { idSeed: seed(ctx, event) },
+      );
+    } catch (error) {
+      // The customer was attributed to another referral meanwhile: the first attribution wins.
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+  }
+
+  private async referralFromCoupon(
+    ctx: CallContext,
+    event: ProcessorEvent,
+    code: string,
+    customer: ReferralCustomer,
+    accountId: string | null,
+    now: Date,
+  ): Promise<ReferralRecord | null> {
+    const attribution = await this.catalog.byCouponCode(ctx.merchantId, code);
+    if (!attribution || !affiliateCanEarn(attribution.affiliate.state)) return null;
+    const selfReferral = isSelfReferral(customer.email, attribution.affiliate.email);
+    const record = newReferral(ctx.merchantId, attribution, now, {
+      customer,
+      processor_customer_id: customer.id,
+      processor_account_id: accountId,
+      email: lower(customer.email),
+      conversion_state: 'lead',
+      became_lead_at: now,
+      ...(selfReferral ? { deactivated_at: now } : {}),
+    });
+    try {
+      await this.writer.create(ctx, record, ['referral.created', 'referral.lead'], { idSeed: seed(ctx, event) });
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+    return this.referrals.findByCustomer(ctx.merchantId, customer.id);
+  }
+
+  private async onCharge(ctx: CallContext, event: ProcessorEvent, charge: ProcessorCharge): Promise<void> {
+    if (!charge.customer) return;
+    const now = this.now();
+    let referral = await this.referrals.findByCustomer(ctx.merchantId, charge.customer);
+    const coupon = metadataString(charge.metadata, 'coupon');
+    if (!referral && coupon) {
+      const customer = { platform: this.platformName, id: charge.customer, name: null, email: null };
+      referral = await this.referralFromCoupon(ctx, event, coupon, customer, event.account ?? null, now);
+    }
+    if (!referral || !isLive(referral, now)) return;
+    const attribution = await this.catalog.byAffiliate(ctx.merchantId, referral.affiliate_id);
+    if (!attribution || !affiliateCanEarn(attribution.affiliate.state)) return;
+    const converts = referral.conversion_state !== 'conversion';
+    await this.writer.change(
+      ctx,
+      referral,
+      {
+        conversion_state: 'conversion',
+        became_lead_at: referral.became_lead_at ?? now,
+        became_conversion_at: referral.became_conversion_at ?? now,
+        updated_at: now,
+      },
+      converts ? ['referral.converted'] : [],
+      {
+        idSeed: seed(ctx, event),
+        extra: (view) => [
+          withId(
+            buildEvent('charge.attributed', ctx.merchantId, {
+              processor_event_id: event.id,
+              processor_account_id: event.account ?? null,
+              charge,
+              referral: view,
+              affiliate: attribution.affiliate,
+              campaign: attribution.campaign,
+            }),
+            seed(ctx, event),
+          ),
+        ],
+      },
+    );
+  }
+
+  private async onRefund(ctx: CallContext, event: ProcessorEvent, charge: ProcessorCharge): Promise<void> {
+    if (!charge.customer) return;
+    const referral = await this.referrals.findByCustomer(ctx.merchantId, charge.customer);
+    if (!referral) return;
+    await this.writer.change(ctx, referral, { updated_at: this.now() }, [], {
+      extra: () => [
+        withId(
+          buildEvent('charge.refund_attributed', ctx.merchantId, {
+            processor_event_id: event.id,
+            charge,
+            referral_id: referral._id,
+          }),
+          seed(ctx, event),
+        ),
+      ],
+    });
+  }
+
+  private customerOf(customer: ProcessorCustomer): ReferralCustomer {
+    return { platform: this.platformName, id: customer.id, name: customer.name ?? null, email: customer.email ?? null };
+  }
+}
+
+function parse<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } }, value: unknown, event: ProcessorEvent): T {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    // Retrying cannot fix a malformed object: terminate instead of looping.
+    throw new AppError('unprocessable', `Malformed ${event.type} object in processor event ${event.id}`);
+  }
+  return result.data;
+}
+
+function metadataString(metadata: Record<string, unknown> | null | undefined, key: string): string | undefined {
+  const value = metadata?.[key];
+  return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+}
+
+function lower(email: string | null | undefined): string | null {
+  return email ? email.trim().toLowerCase() : null;
+}
+
+function seed(ctx: CallContext, event: ProcessorEvent): string {
+  return `${ctx.merchantId}:${event.id}`;
+}
+
+function withId<T extends EventEnvelope>(event: T, idSeed: string): T {
+  return { ...event, id: deterministicId(`${idSeed}:${event.type}`) };
+}

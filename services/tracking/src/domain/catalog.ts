@@ -1,0 +1,60 @@
+/**
+ * What a link token or coupon code stands for: link, affiliate, campaign. Read models first;
+ * when an affiliate was created a moment ago and its event has not arrived yet, the owner is
+ * asked directly and the answer stored.
+ */
+import type { AffiliateView, CampaignView } from '@aff/contracts';
+import type { CatalogRepository } from '../data/catalog.repository';
+import type { KnownLink } from '../data/catalog.schema';
+import type { LinkDirectory } from './ports';
+
+export interface Attribution {
+  link: KnownLink | null;
+  affiliate: AffiliateView;
+  campaign: CampaignView;
+}
+
+export class Catalog {
+  constructor(
+    private readonly repo: CatalogRepository,
+    private readonly directory: LinkDirectory,
+  ) {}
+
+  async byToken(merchantId: string, token: string): Promise<Attribution | null> {
+    let link = await this.repo.linkByToken(merchantId, token);
+    if (!link) {
+      const resolved = await this.directory.resolveToken(merchantId, token);
+      if (!resolved) return null;
+      await this.repo.saveAffiliate(merchantId, resolved.affiliate);
+      await this.repo.saveLink(merchantId, resolved.link);
+      link = await this.repo.linkByToken(merchantId, token);
+      if (!link) return null;
+    }
+    return this.complete(merchantId, link.affiliate_id, link);
+  }
+
+  async byCouponCode(merchantId: string, code: string): Promise<Attribution | null> {
+    const coupon = await this.repo.couponByCode(merchantId, code);
+    if (!coupon) return null;
+    const link = await this.repo.firstLinkOf(merchantId, coupon.affiliate_id);
+    return this.complete(merchantId, coupon.affiliate_id, link);
+  }
+
+  async byAffiliate(merchantId: string, affiliateId: string): Promise<Attribution | null> {
+    return this.complete(merchantId, affiliateId, null);
+  }
+
+  private async complete(
+    merchantId: string,
+    affiliateId: string,
+    link: KnownLink | null,
+  ): Promise<Attribution | null> {
+    const affiliate = await this.repo.affiliate(merchantId, affiliateId);
+    if (!affiliate) return null;
+    const campaignId = affiliate.view.campaign?.id;
+    const campaign = campaignId ? await this.repo.campaign(merchantId, campaignId) : null;
+    const campaignView = campaign?.view ?? affiliate.view.campaign;
+    if (!campaignView) return null;
+    return { link, affiliate: affiliate.view, campaign: campaignView };
+  }
+}

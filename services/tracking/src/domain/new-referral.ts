@@ -1,0 +1,40 @@
+import { randomUUID } from 'node:crypto';
+import type { ReferralRecord } from '../data/referral.schema';
+import { customerKey } from '../data/referral.repository';
+import type { Attribution } from './catalog';
+import { expiresAt } from './referral-rules';
+
+/** A fresh referral of an attribution (link visit or coupon), as a visitor unless told otherwise. */
+export function newReferral(
+  merchantId: string,
+  attribution: Attribution,
+  now: Date,
+  fields: Partial<ReferralRecord> = {},
+): Omit<ReferralRecord, 'pending_events'> {
+  const id = randomUUID();
+  return {
+    _id: id,
+    merchant_id: merchantId,
+    link_id: attribution.link?._id ?? null,
+    affiliate_id: attribution.affiliate.id,
+    campaign_id: attribution.campaign.id,
+    coupon_id: null,
+    visits: 1,
+    email: null,
+    customer: null,
+    processor_customer_id: null,
+    customer_key: `none:${id}`,
+    processor_account_id: null,
+    conversion_state: 'visitor',
+    became_lead_at: null,
+    became_conversion_at: null,
+    expires_at: expiresAt(now, attribution.campaign.days_before_referrals_expire),
+    deactivated_at: null,
+    landing_url: null,
+    referrer: null,
+    created_at: now,
+    updated_at: now,
+    ...fields,
+    ...(fields.processor_customer_id ? { customer_key: customerKey(fields.processor_customer_id) } : {}),
+  };
+}

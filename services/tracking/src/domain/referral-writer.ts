@@ -1,0 +1,86 @@
+/**
+ * Writes referrals together with their events (in-document outbox) and relays them. The view
+ * an event carries is the referral as it will be after the write, link counts included.
+ */
+import type { UpdateQuery } from 'mongoose';
+import { buildEvent, deterministicId } from '@aff/contracts';
+import type { EventEnvelope, EventMap, ReferralView } from '@aff/contracts';
+import type { ReferralRepository } from '../data/referral.repository';
+import type { ReferralRecord } from '../data/referral.schema';
+import type { ReferralPresenter } from './referral-presenter';
+import type { CallContext, EventRelay } from './ports';
+
+export type ReferralEventType = 'referral.created' | 'referral.lead' | 'referral.converted' | 'referral.updated';
+
+export interface WriteOptions {
+  /** Seed for deterministic event ids (a processor event id), so a re-run publishes the same ids. */
+  idSeed?: string;
+  /** More events to store in the same write, built from the new view. */
+  extra?: (view: ReferralView) => EventEnvelope[];
+}
+
+export class ReferralWriter {
+  constructor(
+    private readonly referrals: ReferralRepository,
+    private readonly presenter: ReferralPresenter,
+    private readonly relay: EventRelay,
+  ) {}
+
+  async create(
+    ctx: CallContext,
+    record: Omit<ReferralRecord, 'pending_events'>,
+    types: ReferralEventType[],
+    opts: WriteOptions = {},
+  ): Promise<ReferralView> {
+    const next = { ...record, pending_events: [] };
+    const view = await this.viewAfter(ctx.merchantId, null, next);
+    const events = [...this.events(ctx, types, view, opts.idSeed), ...(opts.extra?.(view) ?? [])];
+    const result = await this.referrals.insert(record, events, ctx.events);
+    await this.relay.relay(result.pending);
+    return view;
+  }
+
+  async change(
+    ctx: CallContext,
+    current: ReferralRecord,
+    set: Partial<ReferralRecord>,
+    types: ReferralEventType[],
+    opts: WriteOptions & { inc?: Partial<Record<'visits', number>> } = {},
+  ): Promise<ReferralView> {
+    const next: ReferralRecord = { ...current, ...set, visits: current.visits + (opts.inc?.visits ?? 0) };
+    const view = await this.viewAfter(ctx.merchantId, current, next);
+    const events = [...this.events(ctx, types, view, opts.idSeed), ...(opts.extra?.(view) ?? [])];
+    const update: UpdateQuery<ReferralRecord> = { $set: set };
+    if (opts.inc) update.$inc = opts.inc;
+    const result = await this.referrals.update(ctx.merchantId, current._id, update, events, ctx.events);
+    if (result) await this.relay.relay(result.pending);
+    return view;
+  }
+
+  /** The view after the write: counts read now, plus what this write adds to them. */
+  private async viewAfter(
+    merchantId: string,
+    before: ReferralRecord | null,
+    after: ReferralRecord,
+  ): Promise<ReferralView> {
+    const view = await this.presenter.presentOne(merchantId, after);
+    if (view.link) {
+      if (!before) view.link.visitors += 1;
+      if (after.became_lead_at && !before?.became_lead_at) view.link.leads += 1;
+      if (after.became_conversion_at && !before?.became_conversion_at) view.link.conversions += 1;
+    }
+    return view;
+  }
+
+  private events(
+    ctx: CallContext,
+    types: ReferralEventType[],
+    view: ReferralView,
+    idSeed?: string,
+  ): EventEnvelope[] {
+    return types.map((type) => {
+      const event = buildEvent(type, ctx.merchantId, view as EventMap[typeof type]);
+      return idSeed ? { ...event, id: deterministicId(`${idSeed}:${type}`) } : event;
+    });
+  }
+}

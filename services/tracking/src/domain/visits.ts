@@ -1,0 +1,69 @@
+/** Public intake: a visit through an affiliate link, and a visitor who becomes a lead. */
+import { leadBodySchema, validate, visitBodySchema } from '@aff/contracts';
+import type { ReferralView, VisitAnswer } from '@aff/contracts';
+import { AppError, errors } from '@aff/api';
+import type { ReferralRepository } from '../data/referral.repository';
+import type { Catalog } from './catalog';
+import { newReferral } from './new-referral';
+import { affiliateCanEarn, isLive, isSelfReferral, stateAfterLead } from './referral-rules';
+import type { ReferralWriter } from './referral-writer';
+import type { CallContext } from './ports';
+
+export class VisitUseCases {
+  constructor(
+    private readonly referrals: ReferralRepository,
+    private readonly catalog: Catalog,
+    private readonly writer: ReferralWriter,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async recordVisit(ctx: CallContext, body: unknown): Promise<VisitAnswer> {
+    const input = validate(visitBodySchema, body);
+    if (!input.ok) throw errors.invalid('Could not record visit.', input.details);
+    const { token, url, referrer, referral: referralId } = input.value;
+    const attribution = await this.catalog.byToken(ctx.merchantId, token);
+    if (!attribution) throw new AppError('not_found', `Link not found: ${token}`);
+    const affiliate = { id: attribution.affiliate.id, first_name: attribution.affiliate.first_name };
+    // Disabled and suspicious affiliates earn nothing new, so their visits make no referral.
+    if (!affiliateCanEarn(attribution.affiliate.state)) return { referral: null, affiliate };
+
+    const now = this.now();
+    if (referralId) {
+      const existing = await this.referrals.findById(ctx.merchantId, referralId);
+      if (existing && existing.link_id === attribution.link?._id && isLive(existing, now)) {
+        await this.writer.change(ctx, existing, { updated_at: now }, ['referral.updated'], { inc: { visits: 1 } });
+        return { referral: { id: existing._id, expires_at: new Date(existing.expires_at).toISOString() }, affiliate };
+      }
+    }
+    const record = newReferral(ctx.merchantId, attribution, now, { landing_url: url ?? null, referrer: referrer ?? null });
+    const view = await this.writer.create(ctx, record, ['referral.created']);
+    return { referral: { id: view.id, expires_at: view.expires_at }, affiliate };
+  }
+
+  /** Idempotent: a referral that already is a lead (or converted) stays as it is. */
+  async recordLead(ctx: CallContext, body: unknown): Promise<ReferralView> {
+    const input = validate(leadBodySchema, body);
+    if (!input.ok) throw errors.invalid('Could not record lead.', input.details);
+    const { referral: referralId, email } = input.value;
+    const current = await this.referrals.findById(ctx.merchantId, referralId);
+    if (!current) throw errors.notFound('Referral', referralId);
+    const now = this.now();
+    if (current.conversion_state !== 'visitor' || !isLive(current, now)) {
+      return this.writer.change(ctx, current, { email: current.email ?? email, updated_at: now }, []);
+    }
+    const attribution = await this.catalog.byAffiliate(ctx.merchantId, current.affiliate_id);
+    const selfReferral = attribution ? isSelfReferral(email, attribution.affiliate.email) : false;
+    return this.writer.change(
+      ctx,
+      current,
+      {
+        email,
+        conversion_state: stateAfterLead(current.conversion_state),
+        became_lead_at: now,
+        updated_at: now,
+        ...(selfReferral ? { deactivated_at: now } : {}),
+      },
+      ['referral.lead'],
+    );
+  }
+}

@@ -1,0 +1,31 @@
+/** Thin RPC entry points of the tracking service. */
+import { currentEventContext, ok, type RpcHandler } from '@aff/messaging';
+import { errors } from '@aff/api';
+import type { ReferralQueries } from '../domain/referral-queries';
+import type { VisitUseCases } from '../domain/visits';
+import type { ReferralRepository } from '../data/referral.repository';
+import type { ReferralPresenter } from '../domain/referral-presenter';
+
+export function trackingRpc(deps: {
+  visits: VisitUseCases;
+  queries: ReferralQueries;
+  referrals: ReferralRepository;
+  presenter: ReferralPresenter;
+}): Record<string, RpcHandler> {
+  const ctx = (merchantId: string, requestId: string) => ({
+    merchantId,
+    events: currentEventContext(requestId),
+  });
+  return {
+    recordVisit: async (req, rpc) => ok(await deps.visits.recordVisit(ctx(req.merchant_id, rpc.requestId), req.body)),
+    recordLead: async (req, rpc) =>
+      ok({ referral: await deps.visits.recordLead(ctx(req.merchant_id, rpc.requestId), req.body) }),
+    listReferrals: async (req) => ok(await deps.queries.list(req.merchant_id, req.query, req.expand)),
+    getReferral: async (req) => {
+      const id = req.params.id ?? '';
+      const record = await deps.referrals.findById(req.merchant_id, id);
+      if (!record) throw errors.notFound('Referral', id);
+      return ok(await deps.presenter.presentOne(req.merchant_id, record));
+    },
+  };
+}

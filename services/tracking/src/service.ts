@@ -1,0 +1,97 @@
+/** Composition root of the tracking service. */
+import { startHealthServer } from '@aff/api';
+import { STREAMS } from '@aff/contracts';
+import type { Logger } from '@aff/logging';
+import {
+  EventPublisher,
+  OutboxRelay,
+  RpcClient,
+  connectNats,
+  ensureStreams,
+  serveRpc,
+  startConsumer,
+} from '@aff/messaging';
+import { MongoPendingEventStore, ProcessedEvents, connectMongo } from '@aff/mongo';
+import type { TrackingConfig } from './config';
+import { CATALOG_SUBJECTS, catalogHandler } from './consumers/catalog.consumer';
+import { PROCESSOR_SUBJECTS, processorHandler } from './consumers/processor.consumer';
+import { CatalogRepository } from './data/catalog.repository';
+import { catalogModels } from './data/catalog.schema';
+import { ReferralRepository } from './data/referral.repository';
+import { referralModel } from './data/referral.schema';
+import { AttributionUseCases } from './domain/attribution';
+import { Catalog } from './domain/catalog';
+import { ReferralPresenter } from './domain/referral-presenter';
+import { ReferralQueries } from './domain/referral-queries';
+import { ReferralWriter } from './domain/referral-writer';
+import { VisitUseCases } from './domain/visits';
+import { RpcLinkDirectory } from './link-directory';
+import { trackingRpc } from './rpc/tracking.rpc';
+
+export async function startTrackingService(config: TrackingConfig, log: Logger) {
+  const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
+  const nc = await connectNats(config.NATS_URL, 'tracking', log);
+  await ensureStreams(nc);
+
+  const referralsModel = referralModel(mongo);
+  const catalogs = catalogModels(mongo);
+  await Promise.all([referralsModel.init(), ...Object.values(catalogs).map((m) => m.init())]);
+  const referrals = new ReferralRepository(referralsModel);
+  const catalogRepo = new CatalogRepository(catalogs);
+
+  const relay = new OutboxRelay(new EventPublisher(nc), new MongoPendingEventStore([referralsModel]), log);
+  relay.start(config.OUTBOX_SWEEP_MS);
+
+  const catalog = new Catalog(catalogRepo, new RpcLinkDirectory(new RpcClient(nc, config.RPC_TIMEOUT_MS)));
+  const presenter = new ReferralPresenter(referrals, catalogRepo);
+  const writer = new ReferralWriter(referrals, presenter, relay);
+  const visits = new VisitUseCases(referrals, catalog, writer);
+  const attribution = new AttributionUseCases(
+    referrals,
+    catalog,
+    writer,
+    new ProcessedEvents(mongo),
+    config.PROCESSOR_PLATFORM_NAME,
+  );
+
+  const consumers = [
+    await startConsumer(nc, {
+      stream: STREAMS.affiliate.name,
+      durable: 'tracking-catalog',
+      filterSubjects: CATALOG_SUBJECTS,
+      handle: catalogHandler(catalogRepo),
+      log,
+    }),
+    // One at a time: a refund must not overtake the charge it refunds.
+    await startConsumer(nc, {
+      stream: STREAMS.gateway.name,
+      durable: 'tracking-processor',
+      filterSubjects: PROCESSOR_SUBJECTS,
+      concurrency: 1,
+      handle: processorHandler(attribution),
+      log,
+    }),
+  ];
+  const subscription = serveRpc(
+    nc,
+    'tracking',
+    trackingRpc({ visits, queries: new ReferralQueries(referrals, presenter), referrals, presenter }),
+    log,
+  );
+  const health = await startHealthServer(config.HEALTH_PORT, {
+    mongo: () => mongo.readyState === 1,
+    nats: () => !nc.isClosed(),
+  });
+  log.info({ healthPort: health?.port }, 'tracking service ready');
+
+  return {
+    async stop() {
+      subscription.unsubscribe();
+      for (const consumer of consumers) await consumer.stop();
+      await relay.stop();
+      await nc.drain().catch(() => undefined);
+      await health?.close();
+      await mongo.close();
+    },
+  };
+}
