@@ -8,7 +8,7 @@ let affiliate: any;
 let seq = 0;
 
 beforeAll(async () => {
-  merchant = await createMerchant();
+  merchant = await createMerchant({ rateLimit: 100_000 });
   affiliate = (
     await api(merchant.api_secret).post('/v1/affiliates', {
       first_name: 'Tracy',

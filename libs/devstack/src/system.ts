@@ -11,7 +11,14 @@ import { findRepoRoot } from './repo-root';
 import type { Infra } from './types';
 
 /** Every process of the system, in start order; the gateway last so it is ready last. */
-export const SYSTEM_PROCESSES = ['affiliate', 'tracking', 'gateway'] as const;
+export const SYSTEM_PROCESSES = [
+  'affiliate',
+  'tracking',
+  'commission',
+  'webhook',
+  'payout',
+  'gateway',
+] as const;
 export type SystemProcess = (typeof SYSTEM_PROCESSES)[number];
 
 export interface StartSystemOptions {
@@ -47,6 +54,8 @@ export async function startSystem(opts: StartSystemOptions): Promise<RunningSyst
     const port = name === 'gateway' ? gatewayPort : await freePort();
     slots.set(name, {
       env: {
+        // Everything runs on 127.0.0.1 here, receivers included; the environment may override.
+        ...(name === 'webhook' ? { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } : {}),
         ...process.env,
         ...opts.env,
         OTEL_SERVICE_NAME: name,

@@ -91,6 +91,21 @@ export class TenantRepository<T extends TenantRecord> {
     events: EventEnvelope[] = [],
     context: EventContext = {},
   ): Promise<WriteResult<T> | null> {
+    return this.updateIf(merchantId, id, {}, update, events, context);
+  }
+
+  /**
+   * Like `update`, but only while the record still matches `condition` (e.g. a state), so two
+   * writers racing on one record cannot both apply a state change. Null when nothing matched.
+   */
+  async updateIf(
+    merchantId: string,
+    id: string,
+    condition: FilterQuery<T>,
+    update: UpdateQuery<T>,
+    events: EventEnvelope[] = [],
+    context: EventContext = {},
+  ): Promise<WriteResult<T> | null> {
     const stored = events.map((event) => toStoredPendingEvent(event, context));
     const withEvents = (
       stored.length > 0
@@ -98,9 +113,13 @@ export class TenantRepository<T extends TenantRecord> {
         : update
     ) as UpdateQuery<T>;
     const record = await this.model
-      .findOneAndUpdate({ _id: id, merchant_id: merchantId } as FilterQuery<T>, withEvents, {
-        new: true,
-      })
+      .findOneAndUpdate(
+        { ...condition, _id: id, merchant_id: merchantId } as FilterQuery<T>,
+        withEvents,
+        {
+          new: true,
+        },
+      )
       .lean<T>()
       .exec();
     return record ? { record, pending: this.relayItems(id, stored) } : null;

@@ -11,4 +11,5 @@ export const configSchema = commonConfigSchema.extend({
 });
 export type TrackingConfig = z.infer<typeof configSchema>;
 
-export const loadTrackingConfig = (source: NodeJS.ProcessEnv = process.env) => loadConfig(configSchema, source);
+export const loadTrackingConfig = (source: NodeJS.ProcessEnv = process.env) =>
+  loadConfig(configSchema, source);

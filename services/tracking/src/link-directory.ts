@@ -10,7 +10,14 @@ export class RpcLinkDirectory implements LinkDirectory {
     const reply = await this.rpc.call(
       'affiliate',
       'resolveLinkToken',
-      { merchant_id: merchantId, params: {}, query: { token }, body: {}, expand: [], api_key_id: null },
+      {
+        merchant_id: merchantId,
+        params: {},
+        query: { token },
+        body: {},
+        expand: [],
+        api_key_id: null,
+      },
       'tracking',
     );
     if (reply.status === 404) return null;

@@ -39,10 +39,17 @@ export async function startTrackingService(config: TrackingConfig, log: Logger) 
   const referrals = new ReferralRepository(referralsModel);
   const catalogRepo = new CatalogRepository(catalogs);
 
-  const relay = new OutboxRelay(new EventPublisher(nc), new MongoPendingEventStore([referralsModel]), log);
+  const relay = new OutboxRelay(
+    new EventPublisher(nc),
+    new MongoPendingEventStore([referralsModel]),
+    log,
+  );
   relay.start(config.OUTBOX_SWEEP_MS);
 
-  const catalog = new Catalog(catalogRepo, new RpcLinkDirectory(new RpcClient(nc, config.RPC_TIMEOUT_MS)));
+  const catalog = new Catalog(
+    catalogRepo,
+    new RpcLinkDirectory(new RpcClient(nc, config.RPC_TIMEOUT_MS)),
+  );
   const presenter = new ReferralPresenter(referrals, catalogRepo);
   const writer = new ReferralWriter(referrals, presenter, relay);
   const visits = new VisitUseCases(referrals, catalog, writer);
@@ -75,7 +82,12 @@ export async function startTrackingService(config: TrackingConfig, log: Logger) 
   const subscription = serveRpc(
     nc,
     'tracking',
-    trackingRpc({ visits, queries: new ReferralQueries(referrals, presenter), referrals, presenter }),
+    trackingRpc({
+      visits,
+      queries: new ReferralQueries(referrals, presenter),
+      referrals,
+      presenter,
+    }),
     log,
   );
   const health = await startHealthServer(config.HEALTH_PORT, {

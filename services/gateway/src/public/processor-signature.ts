@@ -29,10 +29,7 @@ export function verifyProcessorSignature(
   if (Math.abs(nowSeconds - Number(timestamp)) > toleranceSeconds) {
     return { ok: false, reason: 'timestamp outside the tolerance' };
   }
-  const expected = createHmac('sha256', secret)
-    .update(`${timestamp}.`)
-    .update(rawBody)
-    .digest();
+  const expected = createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest();
   const matches = signatures.some((candidate) => {
     if (!/^[0-9a-f]{64}$/i.test(candidate)) return false;
     return timingSafeEqual(Buffer.from(candidate, 'hex'), expected);

@@ -3,7 +3,10 @@ import type { MerchantRecord } from '../merchants/merchant.schema';
 import type { MerchantRepository } from '../merchants/merchant.repository';
 
 export class PublicKeyResolver {
-  private readonly cache = new Map<string, { merchant: MerchantRecord | null; expiresAt: number }>();
+  private readonly cache = new Map<
+    string,
+    { merchant: MerchantRecord | null; expiresAt: number }
+  >();
 
   constructor(
     private readonly merchants: MerchantRepository,

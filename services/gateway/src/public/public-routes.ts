@@ -30,7 +30,10 @@ export function publicRouter(deps: PublicRouteDeps): Router {
 
   router.use('/t/v1', allowAnyOrigin);
   router.get('/t/v1/tracker.js', (_req, res) => {
-    res.type('application/javascript').set('Cache-Control', 'public, max-age=300').send(trackerScript(deps.publicUrl));
+    res
+      .type('application/javascript')
+      .set('Cache-Control', 'public, max-age=300')
+      .send(trackerScript(deps.publicUrl));
   });
   const intake = [
     limitPerIp(deps),
@@ -67,7 +70,10 @@ export function publicRouter(deps: PublicRouteDeps): Router {
       }
       const event = buildEvent('processor.received', merchant._id, { event: parsed.data });
       // Same processor event, same id: the stream keeps one copy, tracking applies it once.
-      await deps.publisher.publish({ ...event, id: deterministicId(`${merchant._id}:${parsed.data.id}`) });
+      await deps.publisher.publish({
+        ...event,
+        id: deterministicId(`${merchant._id}:${parsed.data.id}`),
+      });
       res.json({ received: true });
     },
   );
@@ -94,7 +100,9 @@ function limitPerIp(deps: PublicRouteDeps) {
     res.set(rateLimitHeaders(decision));
     if (!decision.allowed) {
       res.setHeader('Retry-After', String(decision.resetSeconds));
-      res.status(429).json({ error: `Rate limit exceeded. Retry in ${decision.resetSeconds} seconds.` });
+      res
+        .status(429)
+        .json({ error: `Rate limit exceeded. Retry in ${decision.resetSeconds} seconds.` });
       return;
     }
     next();

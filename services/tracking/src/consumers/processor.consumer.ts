@@ -8,6 +8,9 @@ export const PROCESSOR_SUBJECTS = ['evt.processor.received'];
 export function processorHandler(attribution: AttributionUseCases) {
   return async (event: EventEnvelope): Promise<void> => {
     const { event: processorEvent } = event.data as ProcessorReceived;
-    await attribution.handle({ merchantId: event.merchant_id, events: currentEventContext() }, processorEvent);
+    await attribution.handle(
+      { merchantId: event.merchant_id, events: currentEventContext() },
+      processorEvent,
+    );
   };
 }

@@ -47,7 +47,10 @@ export class CatalogRepository {
   }
 
   linksByIds(merchantId: string, ids: string[]): Promise<KnownLink[]> {
-    return this.models.links.find({ merchant_id: merchantId, _id: { $in: ids } }).lean<KnownLink[]>().exec();
+    return this.models.links
+      .find({ merchant_id: merchantId, _id: { $in: ids } })
+      .lean<KnownLink[]>()
+      .exec();
   }
 
   /** The affiliate's first link, which coupon referrals are shown with. */
@@ -60,7 +63,10 @@ export class CatalogRepository {
   }
 
   affiliate(merchantId: string, id: string): Promise<KnownAffiliate | null> {
-    return this.models.affiliates.findOne({ _id: id, merchant_id: merchantId }).lean<KnownAffiliate>().exec();
+    return this.models.affiliates
+      .findOne({ _id: id, merchant_id: merchantId })
+      .lean<KnownAffiliate>()
+      .exec();
   }
 
   affiliatesByIds(merchantId: string, ids: string[]): Promise<KnownAffiliate[]> {
@@ -71,7 +77,10 @@ export class CatalogRepository {
   }
 
   campaign(merchantId: string, id: string): Promise<KnownCampaign | null> {
-    return this.models.campaigns.findOne({ _id: id, merchant_id: merchantId }).lean<KnownCampaign>().exec();
+    return this.models.campaigns
+      .findOne({ _id: id, merchant_id: merchantId })
+      .lean<KnownCampaign>()
+      .exec();
   }
 
   couponByCode(merchantId: string, code: string) {
@@ -86,7 +95,10 @@ export class CatalogRepository {
     view: unknown,
     updatedAt: string,
   ): Promise<void> {
-    const current = (await model.findOne({ _id: id, merchant_id: merchantId }).lean().exec()) as T | null;
+    const current = (await model
+      .findOne({ _id: id, merchant_id: merchantId })
+      .lean()
+      .exec()) as T | null;
     if (current && current.updated_at > updatedAt) return;
     await model
       .updateOne(

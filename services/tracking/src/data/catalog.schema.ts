@@ -36,7 +36,12 @@ export interface KnownCoupon {
   affiliate_id: string;
 }
 
-function model<T>(connection: Connection, name: string, collection: string, schema: Schema<T>): Model<T> {
+function model<T>(
+  connection: Connection,
+  name: string,
+  collection: string,
+  schema: Schema<T>,
+): Model<T> {
   return connection.model<T>(name, schema, collection);
 }
 

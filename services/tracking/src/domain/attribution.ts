@@ -9,7 +9,13 @@ import {
   processorChargeSchema,
   processorCustomerSchema,
 } from '@aff/contracts';
-import type { EventEnvelope, ProcessorCharge, ProcessorCustomer, ProcessorEvent, ReferralCustomer } from '@aff/contracts';
+import type {
+  EventEnvelope,
+  ProcessorCharge,
+  ProcessorCustomer,
+  ProcessorEvent,
+  ReferralCustomer,
+} from '@aff/contracts';
 import { AppError } from '@aff/api';
 import { isDuplicateKeyError, type ProcessedEvents } from '@aff/mongo';
 import type { ReferralRepository } from '../data/referral.repository';
@@ -34,7 +40,9 @@ export class AttributionUseCases {
   ) {}
 
   async handle(ctx: CallContext, event: ProcessorEvent): Promise<void> {
-    await this.processed.once(CONSUMER, `${ctx.merchantId}:${event.id}`, () => this.apply(ctx, event));
+    await this.processed.once(CONSUMER, `${ctx.merchantId}:${event.id}`, () =>
+      this.apply(ctx, event),
+    );
   }
 
   private async apply(ctx: CallContext, event: ProcessorEvent): Promise<void> {
@@ -52,14 +60,24 @@ export class AttributionUseCases {
     }
   }
 
-  private async onCustomer(ctx: CallContext, event: ProcessorEvent, customer: ProcessorCustomer): Promise<void> {
+  private async onCustomer(
+    ctx: CallContext,
+    event: ProcessorEvent,
+    customer: ProcessorCustomer,
+  ): Promise<void> {
     const now = this.now();
     const referralId = metadataString(customer.metadata, 'referral');
     const attached = await this.referrals.findByCustomer(ctx.merchantId, customer.id);
     if (attached) {
-      await this.writer.change(ctx, attached, { customer: this.customerOf(customer), email: lower(customer.email), updated_at: now }, ['referral.updated'], {
-        idSeed: seed(ctx, event),
-      });
+      await this.writer.change(
+        ctx,
+        attached,
+        { customer: this.customerOf(customer), email: lower(customer.email), updated_at: now },
+        ['referral.updated'],
+        {
+          idSeed: seed(ctx, event),
+        },
+      );
       return;
     }
     const referral = referralId ? await this.referrals.findById(ctx.merchantId, referralId) : null;
@@ -68,7 +86,15 @@ export class AttributionUseCases {
       return;
     }
     const coupon = metadataString(customer.metadata, 'coupon');
-    if (coupon) await this.referralFromCoupon(ctx, event, coupon, this.customerOf(customer), event.account ?? null, now);
+    if (coupon)
+      await this.referralFromCoupon(
+        ctx,
+        event,
+        coupon,
+        this.customerOf(customer),
+        event.account ?? null,
+        now,
+      );
   }
 
   private async attachCustomer(
@@ -80,7 +106,9 @@ export class AttributionUseCases {
   ): Promise<void> {
     const attribution = await this.catalog.byAffiliate(ctx.merchantId, referral.affiliate_id);
     const becomesLead = referral.conversion_state === 'visitor';
-    const selfReferral = attribution ? isSelfReferral(customer.email, attribution.affiliate.email) : false;
+    const selfReferral = attribution
+      ? isSelfReferral(customer.email, attribution.affiliate.email)
+      : false;
     try {
       await this.writer.change(
         ctx,
@@ -126,21 +154,39 @@ export class AttributionUseCases {
       ...(selfReferral ? { deactivated_at: now } : {}),
     });
     try {
-      await this.writer.create(ctx, record, ['referral.created', 'referral.lead'], { idSeed: seed(ctx, event) });
+      await this.writer.create(ctx, record, ['referral.created', 'referral.lead'], {
+        idSeed: seed(ctx, event),
+      });
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
     }
     return this.referrals.findByCustomer(ctx.merchantId, customer.id);
   }
 
-  private async onCharge(ctx: CallContext, event: ProcessorEvent, charge: ProcessorCharge): Promise<void> {
+  private async onCharge(
+    ctx: CallContext,
+    event: ProcessorEvent,
+    charge: ProcessorCharge,
+  ): Promise<void> {
     if (!charge.customer) return;
     const now = this.now();
     let referral = await this.referrals.findByCustomer(ctx.merchantId, charge.customer);
     const coupon = metadataString(charge.metadata, 'coupon');
     if (!referral && coupon) {
-      const customer = { platform: this.platformName, id: charge.customer, name: null, email: null };
-      referral = await this.referralFromCoupon(ctx, event, coupon, customer, event.account ?? null, now);
+      const customer = {
+        platform: this.platformName,
+        id: charge.customer,
+        name: null,
+        email: null,
+      };
+      referral = await this.referralFromCoupon(
+        ctx,
+        event,
+        coupon,
+        customer,
+        event.account ?? null,
+        now,
+      );
     }
     if (!referral || !isLive(referral, now)) return;
     const attribution = await this.catalog.byAffiliate(ctx.merchantId, referral.affiliate_id);
@@ -175,7 +221,11 @@ export class AttributionUseCases {
     );
   }
 
-  private async onRefund(ctx: CallContext, event: ProcessorEvent, charge: ProcessorCharge): Promise<void> {
+  private async onRefund(
+    ctx: CallContext,
+    event: ProcessorEvent,
+    charge: ProcessorCharge,
+  ): Promise<void> {
     if (!charge.customer) return;
     const referral = await this.referrals.findByCustomer(ctx.merchantId, charge.customer);
     if (!referral) return;
@@ -194,20 +244,35 @@ export class AttributionUseCases {
   }
 
   private customerOf(customer: ProcessorCustomer): ReferralCustomer {
-    return { platform: this.platformName, id: customer.id, name: customer.name ?? null, email: customer.email ?? null };
+    return {
+      platform: this.platformName,
+      id: customer.id,
+      name: customer.name ?? null,
+      email: customer.email ?? null,
+    };
   }
 }
 
-function parse<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } }, value: unknown, event: ProcessorEvent): T {
+function parse<T>(
+  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } },
+  value: unknown,
+  event: ProcessorEvent,
+): T {
   const result = schema.safeParse(value);
   if (!result.success) {
     // Retrying cannot fix a malformed object: terminate instead of looping.
-    throw new AppError('unprocessable', `Malformed ${event.type} object in processor event ${event.id}`);
+    throw new AppError(
+      'unprocessable',
+      `Malformed ${event.type} object in processor event ${event.id}`,
+    );
   }
   return result.data;
 }
 
-function metadataString(metadata: Record<string, unknown> | null | undefined, key: string): string | undefined {
+function metadataString(
+  metadata: Record<string, unknown> | null | undefined,
+  key: string,
+): string | undefined {
   const value = metadata?.[key];
   return typeof value === 'string' && value.trim() ? value.trim() : undefined;
 }

@@ -35,6 +35,8 @@ export function newReferral(
     created_at: now,
     updated_at: now,
     ...fields,
-    ...(fields.processor_customer_id ? { customer_key: customerKey(fields.processor_customer_id) } : {}),
+    ...(fields.processor_customer_id
+      ? { customer_key: customerKey(fields.processor_customer_id) }
+      : {}),
   };
 }

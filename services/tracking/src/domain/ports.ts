@@ -12,5 +12,8 @@ export interface CallContext {
 
 /** Asks the affiliate service (the owner) about a token this service has not heard of yet. */
 export interface LinkDirectory {
-  resolveToken(merchantId: string, token: string): Promise<{ link: LinkView; affiliate: AffiliateView } | null>;
+  resolveToken(
+    merchantId: string,
+    token: string,
+  ): Promise<{ link: LinkView; affiliate: AffiliateView } | null>;
 }

@@ -23,11 +23,22 @@ export class ReferralQueries {
     private readonly presenter: ReferralPresenter,
   ) {}
 
-  async list(merchantId: string, query: Record<string, unknown>, expand: string[]): Promise<Paginated<ReferralView>> {
+  async list(
+    merchantId: string,
+    query: Record<string, unknown>,
+    expand: string[],
+  ): Promise<Paginated<ReferralView>> {
     const page = parsePageRequest(query);
     const expansions = checkExpand(expand, REFERRAL_EXPANSIONS);
-    const result = await this.referrals.page(merchantId, referralFilter(query), page.skip, page.limit);
-    const views = await this.presenter.present(merchantId, result.items, { withAffiliate: expansions.has('affiliate') });
+    const result = await this.referrals.page(
+      merchantId,
+      referralFilter(query),
+      page.skip,
+      page.limit,
+    );
+    const views = await this.presenter.present(merchantId, result.items, {
+      withAffiliate: expansions.has('affiliate'),
+    });
     return paginate(views, result.total, page);
   }
 }

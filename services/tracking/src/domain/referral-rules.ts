@@ -29,8 +29,14 @@ export function stateAfterLead(state: ConversionState): ConversionState {
   return state === 'visitor' ? 'lead' : state;
 }
 
-export function isSelfReferral(customerEmail: string | null | undefined, affiliateEmail: string): boolean {
-  return Boolean(customerEmail) && customerEmail!.trim().toLowerCase() === affiliateEmail.trim().toLowerCase();
+export function isSelfReferral(
+  customerEmail: string | null | undefined,
+  affiliateEmail: string,
+): boolean {
+  return (
+    Boolean(customerEmail) &&
+    customerEmail!.trim().toLowerCase() === affiliateEmail.trim().toLowerCase()
+  );
 }
 
 export const CAN_EARN_STATES = ['active'] as const;

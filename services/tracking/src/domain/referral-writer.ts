@@ -10,7 +10,8 @@ import type { ReferralRecord } from '../data/referral.schema';
 import type { ReferralPresenter } from './referral-presenter';
 import type { CallContext, EventRelay } from './ports';
 
-export type ReferralEventType = 'referral.created' | 'referral.lead' | 'referral.converted' | 'referral.updated';
+export type ReferralEventType =
+  'referral.created' | 'referral.lead' | 'referral.converted' | 'referral.updated';
 
 export interface WriteOptions {
   /** Seed for deterministic event ids (a processor event id), so a re-run publishes the same ids. */
@@ -47,12 +48,22 @@ export class ReferralWriter {
     types: ReferralEventType[],
     opts: WriteOptions & { inc?: Partial<Record<'visits', number>> } = {},
   ): Promise<ReferralView> {
-    const next: ReferralRecord = { ...current, ...set, visits: current.visits + (opts.inc?.visits ?? 0) };
+    const next: ReferralRecord = {
+      ...current,
+      ...set,
+      visits: current.visits + (opts.inc?.visits ?? 0),
+    };
     const view = await this.viewAfter(ctx.merchantId, current, next);
     const events = [...this.events(ctx, types, view, opts.idSeed), ...(opts.extra?.(view) ?? [])];
     const update: UpdateQuery<ReferralRecord> = { $set: set };
     if (opts.inc) update.$inc = opts.inc;
-    const result = await this.referrals.update(ctx.merchantId, current._id, update, events, ctx.events);
+    const result = await this.referrals.update(
+      ctx.merchantId,
+      current._id,
+      update,
+      events,
+      ctx.events,
+    );
     if (result) await this.relay.relay(result.pending);
     return view;
   }

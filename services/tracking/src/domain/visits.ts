@@ -23,7 +23,10 @@ export class VisitUseCases {
     const { token, url, referrer, referral: referralId } = input.value;
     const attribution = await this.catalog.byToken(ctx.merchantId, token);
     if (!attribution) throw new AppError('not_found', `Link not found: ${token}`);
-    const affiliate = { id: attribution.affiliate.id, first_name: attribution.affiliate.first_name };
+    const affiliate = {
+      id: attribution.affiliate.id,
+      first_name: attribution.affiliate.first_name,
+    };
     // Disabled and suspicious affiliates earn nothing new, so their visits make no referral.
     if (!affiliateCanEarn(attribution.affiliate.state)) return { referral: null, affiliate };
 
@@ -31,11 +34,19 @@ export class VisitUseCases {
     if (referralId) {
       const existing = await this.referrals.findById(ctx.merchantId, referralId);
       if (existing && existing.link_id === attribution.link?._id && isLive(existing, now)) {
-        await this.writer.change(ctx, existing, { updated_at: now }, ['referral.updated'], { inc: { visits: 1 } });
-        return { referral: { id: existing._id, expires_at: new Date(existing.expires_at).toISOString() }, affiliate };
+        await this.writer.change(ctx, existing, { updated_at: now }, ['referral.updated'], {
+          inc: { visits: 1 },
+        });
+        return {
+          referral: { id: existing._id, expires_at: new Date(existing.expires_at).toISOString() },
+          affiliate,
+        };
       }
     }
-    const record = newReferral(ctx.merchantId, attribution, now, { landing_url: url ?? null, referrer: referrer ?? null });
+    const record = newReferral(ctx.merchantId, attribution, now, {
+      landing_url: url ?? null,
+      referrer: referrer ?? null,
+    });
     const view = await this.writer.create(ctx, record, ['referral.created']);
     return { referral: { id: view.id, expires_at: view.expires_at }, affiliate };
   }
@@ -49,7 +60,12 @@ export class VisitUseCases {
     if (!current) throw errors.notFound('Referral', referralId);
     const now = this.now();
     if (current.conversion_state !== 'visitor' || !isLive(current, now)) {
-      return this.writer.change(ctx, current, { email: current.email ?? email, updated_at: now }, []);
+      return this.writer.change(
+        ctx,
+        current,
+        { email: current.email ?? email, updated_at: now },
+        [],
+      );
     }
     const attribution = await this.catalog.byAffiliate(ctx.merchantId, current.affiliate_id);
     const selfReferral = attribution ? isSelfReferral(email, attribution.affiliate.email) : false;

@@ -1,0 +1,173 @@
+/**
+ * Attributed charges become sales and commissions; refunds reduce or void unpaid commissions.
+ * Both are idempotent by the processor charge (one sale per charge, one commission per sale), so
+ * a redelivered or re-run event has no second effect.
+ */
+import { randomUUID } from 'node:crypto';
+import { buildEvent, deterministicId } from '@aff/contracts';
+import type { ChargeAttributed, ChargeRefundAttributed, EventEnvelope } from '@aff/contracts';
+import { isDuplicateKeyError, type TenantRepository } from '@aff/mongo';
+import type { CommissionRecord } from '../data/commission.schema';
+import type { SaleRecord } from '../data/sale.schema';
+import { afterRefund, commissionFor, dueAt, mayEarn, saleAmounts } from './commission-rules';
+import { commissionEventView, toSaleView } from './views';
+import type { CallContext, EventRelay } from './ports';
+
+const UNPAID = ['pending', 'due'];
+
+export class ChargeUseCases {
+  constructor(
+    private readonly sales: TenantRepository<SaleRecord>,
+    private readonly commissions: TenantRepository<CommissionRecord>,
+    private readonly relay: EventRelay,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async onAttributed(ctx: CallContext, input: ChargeAttributed): Promise<void> {
+    const sale = await this.recordSale(ctx, input);
+    if (await this.commissions.findOne(ctx.merchantId, { sale_id: sale._id })) return;
+    const { campaign, affiliate, referral } = input;
+    // Disabled and suspicious affiliates earn nothing new (tracking checks too; this is the last word).
+    if (affiliate.state !== 'active' || referral.deactivated_at) return;
+    const firstConversion = new Date(referral.became_conversion_at ?? sale.charged_at);
+    const earnedSoFar = (
+      await this.commissions.findMany(ctx.merchantId, {
+        referral_id: referral.id,
+        state: { $ne: 'voided' },
+      })
+    ).length;
+    if (!mayEarn(campaign, firstConversion, sale.charged_at, earnedSoFar)) return;
+    const terms = commissionFor(campaign, sale.sale_amount_cents, sale.currency);
+    if (terms.amount <= 0) return;
+    const now = this.now();
+    const due = dueAt(sale.charged_at, campaign.days_until_commissions_are_due);
+    const record: Omit<CommissionRecord, 'pending_events'> = {
+      _id: randomUUID(),
+      merchant_id: ctx.merchantId,
+      sale_id: sale._id,
+      referral_id: referral.id,
+      affiliate_id: affiliate.id,
+      campaign,
+      base_amount: terms.amount,
+      amount: terms.amount,
+      currency: terms.currency,
+      state: campaign.days_until_commissions_are_due === 0 || due <= now ? 'due' : 'pending',
+      due_at: due,
+      paid_at: null,
+      voided_at: null,
+      payout_id: null,
+      created_at: now,
+      updated_at: now,
+    };
+    const event = withId(
+      buildEvent(
+        'commission.created',
+        ctx.merchantId,
+        commissionEventView({ ...record, pending_events: [] }, sale),
+      ),
+      `${sale._id}:commission.created`,
+    );
+    try {
+      const result = await this.commissions.insert(record, [event], ctx.events);
+      await this.relay.relay(result.pending);
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error; // a concurrent run created it
+    }
+  }
+
+  async onRefund(ctx: CallContext, input: ChargeRefundAttributed): Promise<void> {
+    const sale = await this.sales.findOne(ctx.merchantId, { processor_charge_id: input.charge.id });
+    if (!sale) return; // the charge earned nothing: nothing to reduce
+    const amounts = saleAmounts({
+      ...input.charge,
+      tax: input.charge.tax ?? sale.tax_amount_cents,
+    });
+    const now = this.now();
+    if (amounts.refund_amount_cents !== sale.refund_amount_cents) {
+      const next = { ...sale, ...amounts, updated_at: now };
+      const result = await this.sales.update(
+        ctx.merchantId,
+        sale._id,
+        { $set: { ...amounts, updated_at: now } },
+        [
+          withId(
+            buildEvent('sale.refunded', ctx.merchantId, toSaleView(next)),
+            `${input.processor_event_id}:sale.refunded`,
+          ),
+        ],
+        ctx.events,
+      );
+      if (result) await this.relay.relay(result.pending);
+      Object.assign(sale, amounts, { updated_at: now });
+    }
+    const commission = await this.commissions.findOne(ctx.merchantId, { sale_id: sale._id });
+    if (!commission || !UNPAID.includes(commission.state)) return; // paid commissions stay as they are
+    const outcome = afterRefund(commission.base_amount, {
+      ...input.charge,
+      tax: sale.tax_amount_cents,
+    });
+    const set: Partial<CommissionRecord> = outcome.voided
+      ? { state: 'voided', voided_at: now, updated_at: now }
+      : { amount: outcome.amount, updated_at: now };
+    if (!outcome.voided && outcome.amount === commission.amount) return;
+    const type = outcome.voided ? 'commission.voided' : 'commission.updated';
+    const event = withId(
+      buildEvent(type, ctx.merchantId, commissionEventView({ ...commission, ...set }, sale)),
+      `${input.processor_event_id}:${type}`,
+    );
+    const result = await this.commissions.updateIf(
+      ctx.merchantId,
+      commission._id,
+      { state: { $in: UNPAID } },
+      { $set: set },
+      [event],
+      ctx.events,
+    );
+    if (result) await this.relay.relay(result.pending);
+  }
+
+  private async recordSale(ctx: CallContext, input: ChargeAttributed): Promise<SaleRecord> {
+    const existing = await this.sales.findOne(ctx.merchantId, {
+      processor_charge_id: input.charge.id,
+    });
+    if (existing) return existing;
+    const now = this.now();
+    const chargedAt = input.charge.created ? new Date(input.charge.created * 1000) : now;
+    const record: Omit<SaleRecord, 'pending_events'> = {
+      _id: deterministicId(`${ctx.merchantId}:sale:${input.charge.id}`),
+      merchant_id: ctx.merchantId,
+      processor_charge_id: input.charge.id,
+      processor_account_id: input.processor_account_id,
+      referral_id: input.referral.id,
+      affiliate_id: input.affiliate.id,
+      currency: input.charge.currency.toUpperCase(),
+      charged_at: chargedAt,
+      invoiced_at: input.charge.invoice ? chargedAt : null,
+      ...saleAmounts(input.charge),
+      referral: input.referral,
+      affiliate: input.affiliate,
+      created_at: now,
+      updated_at: now,
+    };
+    const event = withId(
+      buildEvent('sale.created', ctx.merchantId, toSaleView({ ...record, pending_events: [] })),
+      `${record._id}:sale.created`,
+    );
+    try {
+      const result = await this.sales.insert(record, [event], ctx.events);
+      await this.relay.relay(result.pending);
+      return result.record;
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+      const winner = await this.sales.findOne(ctx.merchantId, {
+        processor_charge_id: input.charge.id,
+      });
+      if (!winner) throw error;
+      return winner;
+    }
+  }
+}
+
+function withId<T extends EventEnvelope>(event: T, seed: string): T {
+  return { ...event, id: deterministicId(seed) };
+}

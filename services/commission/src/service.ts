@@ -1,0 +1,97 @@
+/** Composition root of the commission service. */
+import { startHealthServer } from '@aff/api';
+import { STREAMS } from '@aff/contracts';
+import type { Logger } from '@aff/logging';
+import {
+  EventPublisher,
+  OutboxRelay,
+  connectNats,
+  ensureStreams,
+  serveRpc,
+  startConsumer,
+} from '@aff/messaging';
+import { MongoPendingEventStore, TenantRepository, connectMongo } from '@aff/mongo';
+import type { CommissionConfig } from './config';
+import { CHARGE_SUBJECTS, chargesHandler } from './consumers/charges.consumer';
+import { PAYOUT_SUBJECTS, payoutsHandler } from './consumers/payouts.consumer';
+import { commissionModel } from './data/commission.schema';
+import { saleModel } from './data/sale.schema';
+import { ChargeUseCases } from './domain/charges';
+import { CommissionQueries } from './domain/queries';
+import { SettlementUseCases } from './domain/settlement';
+import { commissionRpc } from './rpc/commission.rpc';
+
+export async function startCommissionService(config: CommissionConfig, log: Logger) {
+  const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
+  const nc = await connectNats(config.NATS_URL, 'commission', log);
+  await ensureStreams(nc);
+
+  const models = { sale: saleModel(mongo), commission: commissionModel(mongo) };
+  await Promise.all(Object.values(models).map((m) => m.init()));
+  const sales = new TenantRepository(models.sale);
+  const commissions = new TenantRepository(models.commission);
+  const relay = new OutboxRelay(
+    new EventPublisher(nc),
+    new MongoPendingEventStore(Object.values(models)),
+    log,
+  );
+  relay.start(config.OUTBOX_SWEEP_MS);
+
+  const charges = new ChargeUseCases(sales, commissions, relay);
+  const settlement = new SettlementUseCases(commissions, sales, relay);
+  const consumers = [
+    // One at a time: a refund must find the sale its charge created.
+    await startConsumer(nc, {
+      stream: STREAMS.tracking.name,
+      durable: 'commission-charges',
+      filterSubjects: CHARGE_SUBJECTS,
+      concurrency: 1,
+      handle: chargesHandler(charges),
+      log,
+    }),
+    await startConsumer(nc, {
+      stream: STREAMS.payout.name,
+      durable: 'commission-payouts',
+      filterSubjects: PAYOUT_SUBJECTS,
+      handle: payoutsHandler(settlement),
+      log,
+    }),
+  ];
+
+  let sweeping = false;
+  const dueTimer = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
+    settlement
+      .moveDue(models.commission)
+      .catch((err: unknown) => log.warn({ err }, 'due sweep failed'))
+      .finally(() => {
+        sweeping = false;
+      });
+  }, config.COMMISSION_DUE_SWEEP_MS);
+  dueTimer.unref();
+
+  const subscription = serveRpc(
+    nc,
+    'commission',
+    commissionRpc(new CommissionQueries(commissions, sales)),
+    log,
+  );
+  const health = await startHealthServer(config.HEALTH_PORT, {
+    mongo: () => mongo.readyState === 1,
+    nats: () => !nc.isClosed(),
+  });
+  log.info({ healthPort: health?.port }, 'commission service ready');
+
+  return {
+    async stop() {
+      clearInterval(dueTimer);
+      subscription.unsubscribe();
+      for (const consumer of consumers) await consumer.stop();
+      await relay.stop();
+      await nc.drain().catch(() => undefined);
+      await health?.close();
+      await mongo.close();
+    },
+  };
+}

@@ -1,0 +1,102 @@
+/** Steps of the money flow as a merchant's site and payment processor would drive them. */
+import { randomUUID } from 'node:crypto';
+import { api, request } from './http';
+import type { TestMerchant } from './merchant';
+import { eventually, sendProcessorEvent } from './processor';
+
+export async function createAffiliate(merchant: TestMerchant, fields: Record<string, string> = {}) {
+  const res = await api(merchant.api_secret).post('/v1/affiliates', {
+    first_name: 'Aff',
+    last_name: 'Iliate',
+    email: `aff-${randomUUID()}@example.com`,
+    ...fields,
+  });
+  if (res.status !== 200) throw new Error(`affiliate: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+export async function visitOf(merchant: TestMerchant, token: string): Promise<string> {
+  const res = await request('POST', '/t/v1/visits', { json: { key: merchant.public_key, token } });
+  if (res.status !== 200 || !res.body.referral)
+    throw new Error(`visit: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.referral.id;
+}
+
+/** Visit, then the processor reports the customer with the referral id: a lead with a customer. */
+export async function referredCustomer(
+  merchant: TestMerchant,
+  affiliate: any,
+  email = `cust-${randomUUID()}@example.com`,
+) {
+  const referralId = await visitOf(merchant, affiliate.links[0].token);
+  const customerId = `cus_${randomUUID()}`;
+  const res = await sendProcessorEvent(merchant, 'customer.created', {
+    id: customerId,
+    email,
+    name: 'Cus Tomer',
+    metadata: { referral: referralId },
+  });
+  if (res.status !== 200) throw new Error(`customer: ${res.status}`);
+  await eventually(async () => {
+    const r = await api(merchant.api_secret).get(
+      `/v1/referrals?processor_customer_id=${customerId}`,
+    );
+    return r.body.data?.length === 1 ? true : undefined;
+  });
+  return { referralId, customerId, email };
+}
+
+export async function charge(
+  merchant: TestMerchant,
+  customerId: string,
+  fields: {
+    amount?: number;
+    tax?: number;
+    currency?: string;
+    id?: string;
+    created?: number;
+    amount_refunded?: number;
+  } = {},
+  opts: { eventId?: string; type?: string } = {},
+) {
+  const object = {
+    id: fields.id ?? `ch_${randomUUID()}`,
+    customer: customerId,
+    amount: fields.amount ?? 10_000,
+    amount_refunded: fields.amount_refunded ?? 0,
+    currency: fields.currency ?? 'usd',
+    created: fields.created ?? Math.floor(Date.now() / 1000),
+    invoice: 'in_1',
+    tax: fields.tax ?? 0,
+    metadata: {},
+  };
+  const res = await sendProcessorEvent(merchant, opts.type ?? 'charge.succeeded', object, {
+    id: opts.eventId,
+  });
+  if (res.status !== 200) throw new Error(`charge: ${res.status} ${JSON.stringify(res.body)}`);
+  return { chargeId: object.id, object, eventId: res.eventId };
+}
+
+export async function commissionsOf(
+  merchant: TestMerchant,
+  affiliateId: string,
+  query = '',
+): Promise<any[]> {
+  const res = await api(merchant.api_secret).get(
+    `/v1/commissions?affiliate_id=${affiliateId}${query}`,
+  );
+  return res.body.data;
+}
+
+/** Waits until the affiliate has `count` commissions matching `predicate`. */
+export async function waitForCommissions(
+  merchant: TestMerchant,
+  affiliateId: string,
+  predicate: (list: any[]) => boolean,
+  query = '',
+): Promise<any[]> {
+  return eventually(async () => {
+    const list = await commissionsOf(merchant, affiliateId, query);
+    return predicate(list) ? list : undefined;
+  });
+}
