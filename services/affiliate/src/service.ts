@@ -8,12 +8,21 @@ import {
   connectNats,
   ensureStreams,
   serveRpc,
+  startConsumer,
   type NatsConnection,
   type Subscription,
 } from '@aff/messaging';
 import { MongoPendingEventStore, TenantRepository, connectMongo } from '@aff/mongo';
 import type { AffiliateConfig } from './config';
+import { STREAMS } from '@aff/contracts';
+import {
+  MONEY_SUBJECTS,
+  REFERRAL_SUBJECTS,
+  derivedCountersHandler,
+} from './consumers/derived-counters.consumer';
 import { affiliateModel } from './data/affiliate.schema';
+import { factModels } from './data/facts.schema';
+import { DerivedCounters } from './domain/derived-counters';
 import { campaignModel } from './data/campaign.schema';
 import { linkModel } from './data/link.schema';
 import { AffiliatePresenter } from './domain/affiliate-presenter';
@@ -23,6 +32,11 @@ import { LinkUseCases } from './domain/links';
 import { affiliateRpc } from './rpc/affiliate.rpc';
 import { campaignRpc } from './rpc/campaign.rpc';
 import { linkRpc } from './rpc/link.rpc';
+import { couponRpc, magicLinkRpc } from './rpc/coupon.rpc';
+import { couponModel } from './data/coupon.schema';
+import { ssoTokenModel } from './data/sso-token.schema';
+import { CouponUseCases } from './domain/coupons';
+import { MagicLinks } from './domain/magic-links';
 
 export interface RunningService {
   healthPort: number | undefined;
@@ -35,14 +49,17 @@ export async function startAffiliateService(
 ): Promise<RunningService> {
   const mongo: Connection = await connectMongo(config.MONGO_URL, config.MONGO_DB);
   const nc: NatsConnection = await connectNats(config.NATS_URL, 'affiliate', log);
-  await ensureStreams(nc, ['affiliate']);
+  await ensureStreams(nc);
 
   const models = {
     campaign: campaignModel(mongo),
     affiliate: affiliateModel(mongo),
     link: linkModel(mongo),
+    coupon: couponModel(mongo),
   };
   await Promise.all(Object.values(models).map((model) => model.init()));
+  const ssoTokens = ssoTokenModel(mongo);
+  await ssoTokens.init();
   const campaigns = new TenantRepository(models.campaign);
   const affiliates = new TenantRepository(models.affiliate);
   const links = new TenantRepository(models.link);
@@ -71,9 +88,36 @@ export async function startAffiliateService(
       ...affiliateRpc(affiliateUseCases),
       ...campaignRpc(campaignUseCases),
       ...linkRpc(linkUseCases),
+      ...couponRpc(new CouponUseCases(new TenantRepository(models.coupon), affiliates, relay)),
+      ...magicLinkRpc(new MagicLinks(ssoTokens, affiliates, config.PUBLIC_URL)),
     },
     log,
   );
+
+  const facts = factModels(mongo);
+  await Promise.all(Object.values(facts).map((model) => model.init()));
+  const counters = derivedCountersHandler(
+    new DerivedCounters(facts, models.affiliate, models.link),
+  );
+  // One at a time: each event recounts totals, and two recounts racing could store a stale one.
+  const consumers = [
+    await startConsumer(nc, {
+      stream: STREAMS.tracking.name,
+      durable: 'affiliate-referral-counters',
+      filterSubjects: REFERRAL_SUBJECTS,
+      concurrency: 1,
+      handle: counters,
+      log,
+    }),
+    await startConsumer(nc, {
+      stream: STREAMS.commission.name,
+      durable: 'affiliate-commission-stats',
+      filterSubjects: MONEY_SUBJECTS,
+      concurrency: 1,
+      handle: counters,
+      log,
+    }),
+  ];
 
   const health: HealthServer | undefined = await startHealthServer(config.HEALTH_PORT, {
     mongo: () => mongo.readyState === 1,
@@ -85,6 +129,7 @@ export async function startAffiliateService(
     healthPort: health?.port,
     async stop() {
       subscription.unsubscribe();
+      for (const consumer of consumers) await consumer.stop();
       await relay.stop();
       await nc.drain().catch(() => undefined);
       await health?.close();

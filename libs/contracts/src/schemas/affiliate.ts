@@ -43,3 +43,19 @@ export const createLinkBodySchema = z.object({
   token: optionalToken('Token'),
 });
 export type CreateLinkBody = z.infer<typeof createLinkBodySchema>;
+
+export const createCouponBodySchema = z.object({
+  affiliate_id: requiredText('Affiliate'),
+  code: z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim() : (v ?? '')),
+    z
+      .string({ error: 'Code is invalid' })
+      .min(1, { error: "Code can't be blank", abort: true })
+      .max(64, { error: 'Code is too long (maximum is 64 characters)', abort: true })
+      .regex(/^[A-Za-z0-9_-]+$/, {
+        error: 'Code may only contain letters, numbers, dashes and underscores',
+      }),
+  ),
+  processor_coupon_id: optionalText('Processor coupon'),
+});
+export type CreateCouponBody = z.infer<typeof createCouponBodySchema>;

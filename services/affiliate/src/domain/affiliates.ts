@@ -133,7 +133,10 @@ export class AffiliateUseCases {
   }
 
   /** For the tracking service: what a link token stands for (404 when unknown). */
-  async resolveToken(ctx: CallContext, token: string): Promise<{ link: LinkView; affiliate: AffiliateView }> {
+  async resolveToken(
+    ctx: CallContext,
+    token: string,
+  ): Promise<{ link: LinkView; affiliate: AffiliateView }> {
     const link = await this.links.findLiveByToken(ctx.merchantId, token);
     const record = link && (await this.affiliates.findById(ctx.merchantId, link.affiliate_id));
     if (!link || !record) throw errors.notFound('Link', token);

@@ -19,7 +19,12 @@ export function affiliateRpc(affiliates: AffiliateUseCases): Record<string, RpcH
       );
     },
     resolveLinkToken: async (req, rpc) =>
-      ok(await affiliates.resolveToken(callContext(req, rpc), optionalString(req.query, 'token') ?? '')),
+      ok(
+        await affiliates.resolveToken(
+          callContext(req, rpc),
+          optionalString(req.query, 'token') ?? '',
+        ),
+      ),
     createAffiliate: async (req, rpc) =>
       ok(await affiliates.create(callContext(req, rpc), req.body)),
     getAffiliate: async (req, rpc) => ok(await affiliates.get(callContext(req, rpc), idParam(req))),

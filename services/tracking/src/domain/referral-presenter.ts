@@ -37,8 +37,12 @@ export class ReferralPresenter {
     });
   }
 
-  async presentOne(merchantId: string, record: ReferralRecord): Promise<ReferralView> {
-    const [view] = await this.present(merchantId, [record]);
+  async presentOne(
+    merchantId: string,
+    record: ReferralRecord,
+    opts: { withAffiliate?: boolean } = {},
+  ): Promise<ReferralView> {
+    const [view] = await this.present(merchantId, [record], opts);
     return view!;
   }
 }

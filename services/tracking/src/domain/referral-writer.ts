@@ -68,13 +68,16 @@ export class ReferralWriter {
     return view;
   }
 
-  /** The view after the write: counts read now, plus what this write adds to them. */
+  /**
+   * The view after the write: counts read now, plus what this write adds to them. Events show
+   * the referral with `affiliate` expanded, so consumers (counters, webhooks) know whose it is.
+   */
   private async viewAfter(
     merchantId: string,
     before: ReferralRecord | null,
     after: ReferralRecord,
   ): Promise<ReferralView> {
-    const view = await this.presenter.presentOne(merchantId, after);
+    const view = await this.presenter.presentOne(merchantId, after, { withAffiliate: true });
     if (view.link) {
       if (!before) view.link.visitors += 1;
       if (after.became_lead_at && !before?.became_lead_at) view.link.leads += 1;

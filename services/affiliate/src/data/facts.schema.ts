@@ -1,0 +1,92 @@
+/**
+ * Facts this service keeps from other services' events, only to derive counters and
+ * commission statistics. Each is keyed by the other service's record id, so a replayed event
+ * rewrites the same fact instead of counting twice.
+ */
+import { Schema, type Connection, type Model } from 'mongoose';
+
+export interface ReferralFact {
+  _id: string;
+  merchant_id: string;
+  affiliate_id: string;
+  link_id: string | null;
+  /** 0 or 1; only ever raised ($max), so events may arrive in any order. */
+  lead: number;
+  conversion: number;
+}
+
+export interface CommissionFact {
+  _id: string;
+  merchant_id: string;
+  affiliate_id: string;
+  currency: string;
+  amount: number;
+  state: string;
+  updated_at: string;
+}
+
+export interface SaleFact {
+  _id: string;
+  merchant_id: string;
+  affiliate_id: string;
+  currency: string;
+  gross_cents: number;
+  net_cents: number;
+  updated_at: string;
+}
+
+export function factModels(connection: Connection) {
+  const referral = new Schema<ReferralFact>(
+    {
+      _id: String,
+      merchant_id: String,
+      affiliate_id: String,
+      link_id: String,
+      lead: Number,
+      conversion: Number,
+    },
+    { versionKey: false },
+  );
+  referral.index({ merchant_id: 1, affiliate_id: 1 });
+  referral.index({ merchant_id: 1, link_id: 1 });
+  const commission = new Schema<CommissionFact>(
+    {
+      _id: String,
+      merchant_id: String,
+      affiliate_id: String,
+      currency: String,
+      amount: Number,
+      state: String,
+      updated_at: String,
+    },
+    { versionKey: false },
+  );
+  commission.index({ merchant_id: 1, affiliate_id: 1 });
+  const sale = new Schema<SaleFact>(
+    {
+      _id: String,
+      merchant_id: String,
+      affiliate_id: String,
+      currency: String,
+      gross_cents: Number,
+      net_cents: Number,
+      updated_at: String,
+    },
+    { versionKey: false },
+  );
+  sale.index({ merchant_id: 1, affiliate_id: 1 });
+  return {
+    referrals: connection.model<ReferralFact>(
+      'ReferralFact',
+      referral,
+      'referral_facts',
+    ) as Model<ReferralFact>,
+    commissions: connection.model<CommissionFact>(
+      'CommissionFact',
+      commission,
+      'commission_facts',
+    ) as Model<CommissionFact>,
+    sales: connection.model<SaleFact>('SaleFact', sale, 'sale_facts') as Model<SaleFact>,
+  };
+}
+export type FactModels = ReturnType<typeof factModels>;

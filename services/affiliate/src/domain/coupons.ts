@@ -1,0 +1,89 @@
+/** Affiliate coupons: codes customers use at checkout, attributed to the coupon's affiliate. */
+import { randomUUID } from 'node:crypto';
+import { buildEvent, createCouponBodySchema, validate } from '@aff/contracts';
+import type { CouponView, Paginated } from '@aff/contracts';
+import { errors, optionalString, paginate, parsePageRequest } from '@aff/api';
+import { isDuplicateKeyError, type TenantRepository } from '@aff/mongo';
+import type { FilterQuery } from 'mongoose';
+import type { AffiliateRecord } from '../data/affiliate.schema';
+import type { CouponRecord } from '../data/coupon.schema';
+import type { CallContext, EventRelay } from './ports';
+
+const CREATE_FAILED = 'Could not create affiliate coupon.';
+
+export function toCouponView(record: CouponRecord): CouponView {
+  return {
+    id: record._id,
+    code: record.code,
+    affiliate_id: record.affiliate_id,
+    campaign_id: record.campaign_id,
+    processor_coupon_id: record.processor_coupon_id,
+    leads: record.leads,
+    conversions: record.conversions,
+    archived: record.archived,
+    archived_at: record.archived_at ? new Date(record.archived_at).toISOString() : null,
+    created_at: new Date(record.created_at).toISOString(),
+    updated_at: new Date(record.updated_at).toISOString(),
+  };
+}
+
+export class CouponUseCases {
+  constructor(
+    private readonly coupons: TenantRepository<CouponRecord>,
+    private readonly affiliates: TenantRepository<AffiliateRecord>,
+    private readonly relay: EventRelay,
+  ) {}
+
+  async create(ctx: CallContext, body: unknown): Promise<CouponView> {
+    const input = validate(createCouponBodySchema, body);
+    if (!input.ok) throw errors.invalid(CREATE_FAILED, input.details);
+    const { affiliate_id: affiliateId, code, processor_coupon_id: processorCouponId } = input.value;
+    const [affiliate, taken] = await Promise.all([
+      this.affiliates.findById(ctx.merchantId, affiliateId),
+      this.coupons.findOne(ctx.merchantId, { code }),
+    ]);
+    const problems = [
+      ...(affiliate ? [] : ['Affiliate does not exist']),
+      ...(taken ? ['Code has already been taken'] : []),
+    ];
+    if (problems.length > 0 || !affiliate) throw errors.invalid(CREATE_FAILED, problems);
+    const now = new Date();
+    const record: Omit<CouponRecord, 'pending_events'> = {
+      _id: randomUUID(),
+      merchant_id: ctx.merchantId,
+      code,
+      affiliate_id: affiliate._id,
+      campaign_id: affiliate.campaign_id,
+      processor_coupon_id: processorCouponId ?? null,
+      leads: 0,
+      conversions: 0,
+      archived: false,
+      archived_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+    const view = toCouponView({ ...record, pending_events: [] });
+    try {
+      const result = await this.coupons.insert(
+        record,
+        [buildEvent('affiliate_coupon.created', ctx.merchantId, view)],
+        ctx.events,
+      );
+      await this.relay.relay(result.pending);
+    } catch (error) {
+      if (isDuplicateKeyError(error))
+        throw errors.invalid(CREATE_FAILED, ['Code has already been taken']);
+      throw error;
+    }
+    return view;
+  }
+
+  async list(ctx: CallContext, query: Record<string, unknown>): Promise<Paginated<CouponView>> {
+    const page = parsePageRequest(query);
+    const filter: FilterQuery<CouponRecord> = {};
+    const affiliateId = optionalString(query, 'affiliate_id');
+    if (affiliateId) filter.affiliate_id = affiliateId;
+    const result = await this.coupons.page(ctx.merchantId, filter, page.skip, page.limit);
+    return paginate(result.items.map(toCouponView), result.total, page);
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * One-time sign-in links for the affiliate portal: valid one minute, usable once, and a newer
+ * link of the same affiliate invalidates every older one.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { Model } from 'mongoose';
+import { AppError, errors } from '@aff/api';
+import type { TenantRepository } from '@aff/mongo';
+import type { AffiliateRecord } from '../data/affiliate.schema';
+import type { SsoTokenRecord } from '../data/sso-token.schema';
+
+export const MAGIC_LINK_TTL_MS = 60_000;
+
+const hash = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export interface MagicLink {
+  sso: { url: string; expires: string };
+  affiliate: { id: string; email: string };
+}
+
+export class MagicLinks {
+  constructor(
+    private readonly tokens: Model<SsoTokenRecord>,
+    private readonly affiliates: TenantRepository<AffiliateRecord>,
+    private readonly publicUrl: string,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async issue(merchantId: string, affiliateId: string): Promise<MagicLink> {
+    const affiliate = await this.affiliates.findById(merchantId, affiliateId);
+    if (!affiliate) throw errors.notFound('Affiliate', affiliateId);
+    const token = randomBytes(32).toString('base64url');
+    const expires = new Date(this.now().getTime() + MAGIC_LINK_TTL_MS);
+    await this.tokens.replaceOne(
+      { _id: affiliate._id },
+      {
+        _id: affiliate._id,
+        merchant_id: merchantId,
+        token_hash: hash(token),
+        expires_at: expires,
+        used_at: null,
+      },
+      { upsert: true },
+    );
+    const url = new URL('/portal/sso', this.publicUrl);
+    url.searchParams.set('token', token);
+    return {
+      sso: { url: url.toString(), expires: expires.toISOString() },
+      affiliate: { id: affiliate._id, email: affiliate.email },
+    };
+  }
+
+  /** Uses the link: the first caller gets the affiliate, every later one (or a stale link) a 401. */
+  async redeem(token: string): Promise<AffiliateRecord> {
+    const now = this.now();
+    const claimed = await this.tokens
+      .findOneAndUpdate(
+        { token_hash: hash(token), used_at: null, expires_at: { $gt: now } },
+        { $set: { used_at: now } },
+        { new: true },
+      )
+      .lean<SsoTokenRecord>()
+      .exec();
+    const affiliate = claimed && (await this.affiliates.findById(claimed.merchant_id, claimed._id));
+    if (!affiliate)
+      throw new AppError('unauthorized', 'This sign-in link is invalid, used or expired.');
+    await this.affiliates.update(affiliate.merchant_id, affiliate._id, {
+      $inc: { sign_in_count: 1 },
+    });
+    return { ...affiliate, sign_in_count: affiliate.sign_in_count + 1 };
+  }
+}

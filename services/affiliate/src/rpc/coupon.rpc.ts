@@ -1,0 +1,30 @@
+import { ok, type RpcHandler } from '@aff/messaging';
+import type { CouponUseCases } from '../domain/coupons';
+import type { MagicLinks } from '../domain/magic-links';
+import { callContext, idParam } from './call-context';
+
+export function couponRpc(coupons: CouponUseCases): Record<string, RpcHandler> {
+  return {
+    listCoupons: async (req, rpc) => ok(await coupons.list(callContext(req, rpc), req.query)),
+    createCoupon: async (req, rpc) => ok(await coupons.create(callContext(req, rpc), req.body)),
+  };
+}
+
+export function magicLinkRpc(links: MagicLinks): Record<string, RpcHandler> {
+  return {
+    issueMagicLink: async (req) => ok(await links.issue(req.merchant_id, idParam(req))),
+    /** Called by the gateway's public `/portal/sso`; the token alone identifies the merchant. */
+    redeemMagicLink: async (req) => {
+      const token = typeof req.query.token === 'string' ? req.query.token : '';
+      const affiliate = await links.redeem(token);
+      return ok({
+        affiliate: {
+          id: affiliate._id,
+          first_name: affiliate.first_name,
+          last_name: affiliate.last_name,
+          email: affiliate.email,
+        },
+      });
+    },
+  };
+}
