@@ -32,6 +32,12 @@ export interface RunningConsumer {
 
 const tracer = trace.getTracer('@aff/messaging');
 const MAX_NAK_DELAY_MS = 60_000;
+/**
+ * How long a delivered message may stay unacknowledged before JetStream offers it again. It is
+ * also how long events wait after a consumer process dies holding them, so it is kept short;
+ * handlers take milliseconds, and a rare duplicate is absorbed by idempotent handlers.
+ */
+const DEFAULT_ACK_WAIT_MS = 10_000;
 
 export function retryDelayMs(deliveryCount: number): number {
   return Math.min(MAX_NAK_DELAY_MS, 500 * 2 ** Math.max(0, deliveryCount - 1));
@@ -48,7 +54,7 @@ export async function startConsumer(
     ack_policy: AckPolicy.Explicit,
     deliver_policy: DeliverPolicy.All,
     filter_subjects: opts.filterSubjects,
-    ack_wait: (opts.ackWaitMs ?? 30_000) * 1e6,
+    ack_wait: (opts.ackWaitMs ?? DEFAULT_ACK_WAIT_MS) * 1e6,
     max_ack_pending: concurrency * 4,
   };
   const existing = await jsm.consumers.info(opts.stream, opts.durable).catch(() => undefined);

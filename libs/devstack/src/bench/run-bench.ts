@@ -15,6 +15,7 @@ import { findRepoRoot } from '../repo-root';
 import { startSystem } from '../system';
 import { startBaseline } from './bench-targets';
 import { formatTable, measure, type Measurement } from './measure';
+import { benchProcessorPath, benchVisits, prepareAffiliate } from './money-bench';
 
 export function runBench(argv: string[]): void {
   main(argv).then(
@@ -43,7 +44,11 @@ async function main(argv: string[]): Promise<void> {
   fs.mkdirSync(logDir, { recursive: true });
 
   const infra = await startInfra({ log: (line) => process.stdout.write(`[infra] ${line}\n`) });
-  const system = await startSystem({ infra, logDir, env: { LOG_LEVEL: 'warn' } });
+  const system = await startSystem({
+    infra,
+    logDir,
+    env: { LOG_LEVEL: 'warn', TRACKING_RATE_LIMIT_POINTS: '1000000000' },
+  });
   const stops: (() => unknown)[] = [() => infra.stop(), () => system.stop()];
   try {
     const merchant = JSON.parse(
@@ -63,7 +68,12 @@ async function main(argv: string[]): Promise<void> {
           encoding: 'utf8',
         },
       ),
-    ) as { merchant_id: string; api_secret: string };
+    ) as {
+      merchant_id: string;
+      api_secret: string;
+      public_key: string;
+      processor_signing_secret: string;
+    };
     const auth = `Basic ${Buffer.from(`${merchant.api_secret}:`).toString('base64')}`;
     await seedAffiliates(system.gatewayUrl, auth, 60);
 
@@ -95,6 +105,20 @@ async function main(argv: string[]): Promise<void> {
         '',
         `gateway / (a) bare node:http:        ${(gateway.requestsPerSecond / bare.requestsPerSecond).toFixed(3)}`,
         `gateway / (b) one-process baseline:  ${(gateway.requestsPerSecond / mono.requestsPerSecond).toFixed(3)} (target ≥ 0.70)`,
+        '',
+      ].join('\n'),
+    );
+
+    const affiliate = await prepareAffiliate(system.gatewayUrl, merchant);
+    const visits = await benchVisits(system.gatewayUrl, merchant, affiliate.links[0].token, load);
+    const processor = await benchProcessorPath(system.gatewayUrl, merchant, load);
+    process.stdout.write(
+      [
+        'Money flow entry points',
+        formatTable([visits, processor.intake]),
+        '',
+        `charge.succeeded → commission stored: ${processor.stored} charges in ${processor.pipelineSeconds.toFixed(1)} s = ${processor.commissionsPerSecond.toFixed(1)} commissions/s`,
+        `one charge at a time, hook → commission readable via GET /v1/commissions: p50 ${processor.e2eP50Ms} ms, p99 ${processor.e2eP99Ms} ms (${processor.e2eSamples} samples)`,
         '',
       ].join('\n'),
     );

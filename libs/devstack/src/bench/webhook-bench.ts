@@ -1,0 +1,164 @@
+/**
+ * Webhook delivery benchmark, on the system `run-bench` started: a local receiver that answers
+ * 200 at once, one endpoint subscribed to `affiliate.created`, affiliates created through the
+ * gateway. Two figures:
+ *  - live: events created at a steady pace; latency from the event's `created_at` (stamped by
+ *    the affiliate service just before its write and publish) to receipt, p50 and p99;
+ *  - backlog: the webhook service is stopped while events pile up in JetStream, then started;
+ *    delivered events per second while it drains (fan-out, claim, sign, send, log).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { RunningSystem } from '../system';
+
+export interface WebhookBenchOptions {
+  /** Events in the latency phase. */
+  liveEvents?: number;
+  /** Affiliates created at once in the latency phase. */
+  liveConcurrency?: number;
+  /** Events piled up for the throughput phase. */
+  backlogEvents?: number;
+  log?: (line: string) => void;
+}
+
+export interface WebhookBenchResult {
+  live: { events: number; eventsPerSecond: number; p50Ms: number; p99Ms: number };
+  backlog: { events: number; seconds: number; eventsPerSecond: number };
+}
+
+interface Receipt {
+  createdAt: number;
+  receivedAt: number;
+}
+
+export async function benchWebhooks(
+  system: RunningSystem,
+  merchant: { api_secret: string },
+  opts: WebhookBenchOptions = {},
+): Promise<WebhookBenchResult> {
+  const log = opts.log ?? (() => undefined);
+  const receiver = await startReceiver();
+  try {
+    const auth = `Basic ${Buffer.from(`${merchant.api_secret}:`).toString('base64')}`;
+    const post = (path: string, body: Record<string, unknown>) =>
+      postJson(system.gatewayUrl, auth, path, body);
+    await post('/v1/webhook_endpoints', { url: receiver.url, events: ['affiliate.created'] });
+
+    const liveEvents = opts.liveEvents ?? 300;
+    log(`webhook bench: ${liveEvents} events at a steady pace`);
+    receiver.receipts.length = 0;
+    await createAffiliates(post, liveEvents, opts.liveConcurrency ?? 4);
+    const live = await receiver.waitForCount(liveEvents);
+    const latencies = live.map((r) => r.receivedAt - r.createdAt).sort((a, b) => a - b);
+    const liveSpan = Math.max(...live.map((r) => r.receivedAt)) - Math.min(...live.map((r) => r.createdAt));
+
+    const backlogEvents = opts.backlogEvents ?? 1000;
+    log(`webhook bench: ${backlogEvents} events piled up while the webhook service is stopped`);
+    await system.stopProcess('webhook');
+    receiver.receipts.length = 0;
+    await createAffiliates(post, backlogEvents, 8);
+    await system.startProcess('webhook');
+    const drained = await receiver.waitForCount(backlogEvents, 300_000);
+    const received = drained.map((r) => r.receivedAt);
+    const seconds = (Math.max(...received) - Math.min(...received)) / 1000;
+
+    return {
+      live: {
+        events: liveEvents,
+        eventsPerSecond: liveEvents / (liveSpan / 1000),
+        p50Ms: percentile(latencies, 0.5),
+        p99Ms: percentile(latencies, 0.99),
+      },
+      backlog: { events: backlogEvents, seconds, eventsPerSecond: backlogEvents / seconds },
+    };
+  } finally {
+    await receiver.close();
+  }
+}
+
+export function formatWebhookBench(result: WebhookBenchResult): string {
+  const { live, backlog } = result;
+  return [
+    'Webhooks (affiliate.created → local receiver answering 200 at once, one endpoint)',
+    `  live, ${live.events} events: event created → received p50 ${live.p50Ms} ms, p99 ${live.p99Ms} ms (${live.eventsPerSecond.toFixed(1)} events/s offered)`,
+    `  backlog of ${backlog.events} events drained in ${backlog.seconds.toFixed(1)} s = ${backlog.eventsPerSecond.toFixed(1)} deliveries/s`,
+  ].join('\n');
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? 0;
+}
+
+async function postJson(
+  gatewayUrl: string,
+  auth: string,
+  path: string,
+  body: Record<string, unknown>,
+): Promise<unknown> {
+  const res = await fetch(`${gatewayUrl}${path}`, {
+    method: 'POST',
+    headers: { authorization: auth, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const answer: unknown = await res.json();
+  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(answer)}`);
+  return answer;
+}
+
+async function createAffiliates(
+  post: (path: string, body: Record<string, unknown>) => Promise<unknown>,
+  count: number,
+  concurrency: number,
+): Promise<void> {
+  const stamp = Date.now();
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < count; i = next++) {
+      await post('/v1/affiliates', {
+        first_name: 'Hook',
+        last_name: `Bench${i}`,
+        email: `hook-bench-${stamp}-${i}@example.com`,
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+async function startReceiver() {
+  const receipts: Receipt[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const receivedAt = Date.now();
+      res.writeHead(200).end();
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+        event: { type: string; created_at: string };
+      };
+      if (body.event.type === 'affiliate.created') {
+        receipts.push({ createdAt: Date.parse(body.event.created_at), receivedAt });
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/bench`,
+    receipts,
+    async waitForCount(count: number, timeoutMs = 120_000): Promise<Receipt[]> {
+      const deadline = Date.now() + timeoutMs;
+      while (receipts.length < count) {
+        if (Date.now() > deadline) {
+          throw new Error(`webhook bench: ${receipts.length} of ${count} deliveries arrived`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return receipts.slice(0, count);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
