@@ -6,13 +6,7 @@
 import { startIsolatedSystem, type IsolatedSystem } from './support/isolated-system';
 import { createMerchant, type TestMerchant } from './support/merchant';
 import { eventually } from './support/processor';
-import {
-  charge,
-  commissionsOf,
-  createAffiliate,
-  referredCustomer,
-  waitForCommissions,
-} from './support/journey';
+import { charge, commissionsOf, createAffiliate, referredCustomer } from './support/journey';
 
 let isolated: IsolatedSystem;
 let merchant: TestMerchant;

@@ -50,7 +50,8 @@ export async function benchWebhooks(
     await createAffiliates(post, liveEvents, opts.liveConcurrency ?? 4);
     const live = await receiver.waitForCount(liveEvents);
     const latencies = live.map((r) => r.receivedAt - r.createdAt).sort((a, b) => a - b);
-    const liveSpan = Math.max(...live.map((r) => r.receivedAt)) - Math.min(...live.map((r) => r.createdAt));
+    const liveSpan =
+      Math.max(...live.map((r) => r.receivedAt)) - Math.min(...live.map((r) => r.createdAt));
 
     const backlogEvents = opts.backlogEvents ?? 1000;
     log(`webhook bench: ${backlogEvents} events piled up while the webhook service is stopped`);
