@@ -30,12 +30,14 @@ export class ChargeUseCases {
     // Disabled and suspicious affiliates earn nothing new (tracking checks too; this is the last word).
     if (affiliate.state !== 'active' || referral.deactivated_at) return;
     const firstConversion = new Date(referral.became_conversion_at ?? sale.charged_at);
-    const earnedSoFar = (
-      await this.commissions.findMany(ctx.merchantId, {
-        referral_id: referral.id,
-        state: { $ne: 'voided' },
-      })
-    ).length;
+    const earnedSoFar =
+      campaign.max_commissions == null
+        ? 0
+        : await this.commissions.model.countDocuments({
+            merchant_id: ctx.merchantId,
+            referral_id: referral.id,
+            state: { $ne: 'voided' },
+          });
     if (!mayEarn(campaign, firstConversion, sale.charged_at, earnedSoFar)) return;
     const terms = commissionFor(campaign, sale.sale_amount_cents, sale.currency);
     if (terms.amount <= 0) return;
