@@ -1,0 +1,111 @@
+/** Payouts (the derived documents lists and reads show; see payout.schema.ts). */
+import { randomUUID } from 'node:crypto';
+import type { FilterQuery, Model } from 'mongoose';
+import type { PayoutState } from '@aff/contracts';
+import { TenantRepository, isDuplicateKeyError, type Page } from '@aff/mongo';
+import type { PayoutRecord } from './payout.schema';
+
+export interface PayoutFilters {
+  affiliate_id?: string;
+  states?: PayoutState[];
+}
+
+/** What a refresh derives and writes. */
+export type DerivedPayout = Pick<
+  PayoutRecord,
+  | 'state'
+  | 'amount'
+  | 'commission_ids'
+  | 'commission_count'
+  | 'fingerprint'
+  | 'paid_at'
+  | 'paid_by_id'
+  | 'created_at'
+  | 'updated_at'
+>;
+
+/** A payout becomes visible once it holds a commission. */
+const VISIBLE = { commission_count: { $gt: 0 } };
+
+export class PayoutRepository {
+  private readonly tenant: TenantRepository<PayoutRecord>;
+
+  constructor(private readonly model: Model<PayoutRecord>) {
+    this.tenant = new TenantRepository(model);
+  }
+
+  async findById(merchantId: string, id: string): Promise<PayoutRecord | null> {
+    return this.tenant.findById(merchantId, id);
+  }
+
+  async findVisible(merchantId: string, id: string): Promise<PayoutRecord | null> {
+    return this.tenant.findOne(merchantId, { _id: id, ...VISIBLE });
+  }
+
+  /** Newest first. */
+  async findVisibleByIds(merchantId: string, ids: string[]): Promise<PayoutRecord[]> {
+    return this.tenant.findMany(merchantId, { _id: { $in: ids }, ...VISIBLE });
+  }
+
+  async page(
+    merchantId: string,
+    filters: PayoutFilters,
+    skip: number,
+    limit: number,
+  ): Promise<Page<PayoutRecord>> {
+    const query: FilterQuery<PayoutRecord> = { ...VISIBLE };
+    if (filters.affiliate_id) query.affiliate_id = filters.affiliate_id;
+    if (filters.states?.length) query.state = { $in: filters.states };
+    return this.tenant.page(merchantId, query, skip, limit);
+  }
+
+  /** The newest payout of an affiliate in a currency (the only one that can be open). */
+  async latestInSeries(
+    merchantId: string,
+    affiliateId: string,
+    currency: string,
+  ): Promise<PayoutRecord | null> {
+    return this.model
+      .findOne({ merchant_id: merchantId, affiliate_id: affiliateId, currency })
+      .sort({ series: -1 })
+      .lean<PayoutRecord>()
+      .exec();
+  }
+
+  /** A new, empty (not yet shown) payout as number `series`; null when a racing run made it. */
+  async createInSeries(
+    merchantId: string,
+    affiliateId: string,
+    currency: string,
+    series: number,
+  ): Promise<PayoutRecord | null> {
+    const now = new Date();
+    try {
+      const { record } = await this.tenant.insert({
+        _id: randomUUID(),
+        merchant_id: merchantId,
+        affiliate_id: affiliateId,
+        currency,
+        series,
+        series_key: `${affiliateId}:${currency}:${series}`,
+        state: 'pending',
+        amount: 0,
+        commission_ids: [],
+        commission_count: 0,
+        fingerprint: '',
+        paid_at: null,
+        paid_by_id: null,
+        created_at: now,
+        updated_at: now,
+      });
+      return record;
+    } catch (error) {
+      if (isDuplicateKeyError(error)) return null;
+      throw error;
+    }
+  }
+
+  async saveDerived(merchantId: string, id: string, derived: DerivedPayout): Promise<void> {
+    await this.model.updateOne({ _id: id, merchant_id: merchantId }, { $set: derived }).exec();
+  }
+}

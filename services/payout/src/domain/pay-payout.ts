@@ -1,0 +1,42 @@
+/**
+ * `PUT /v1/payouts/:id/pay`: the payout and its commissions are recorded as paid at once
+ * (`processing`, `paid_at`) and the rest is queued. The `requested` step is both the guard
+ * (a unique insert: of two pay calls one wins) and the durable job the queue works from.
+ */
+import type { PayoutView } from '@aff/contracts';
+import { errors } from '@aff/api';
+import type { PaymentStepRepository } from '../data/payment-step.repository';
+import type { PayoutRepository } from '../data/payout.repository';
+import { isPayable } from './payout-rules';
+import type { PayoutPresenter } from './payout-presenter';
+import type { PayoutRefresher } from './payout-refresher';
+import type { CallContext, PaymentQueue } from './ports';
+import type { RecordPayment } from './record-payment';
+
+export const PAY_FAILED = 'Could not pay payout.';
+export const ALREADY_PAID = 'Payout has already been paid';
+
+export class PayPayout {
+  constructor(
+    private readonly payouts: PayoutRepository,
+    private readonly steps: PaymentStepRepository,
+    private readonly recorder: RecordPayment,
+    private readonly refresher: PayoutRefresher,
+    private readonly presenter: PayoutPresenter,
+    private readonly queue: PaymentQueue,
+  ) {}
+
+  /** `apiKeyId`: the API secret that asked; it becomes `paid_by_id` on completion. */
+  async pay(ctx: CallContext, id: string, apiKeyId: string | null): Promise<PayoutView> {
+    const payout = await this.payouts.findVisible(ctx.merchantId, id);
+    if (!payout) throw errors.notFound('Payout', id);
+    // Processing already counts as paid (spec), so a second pay changes nothing.
+    if (!isPayable(payout.state)) throw errors.invalid(PAY_FAILED, [ALREADY_PAID]);
+    const won = await this.steps.request(ctx.merchantId, id, new Date(), apiKeyId, ctx.events);
+    if (!won) throw errors.invalid(PAY_FAILED, [ALREADY_PAID]);
+    await this.recorder.record(ctx.merchantId, id);
+    const record = await this.refresher.refresh(ctx.merchantId, id, ctx.events);
+    this.queue.enqueue(ctx.merchantId, id);
+    return this.presenter.presentOne(ctx.merchantId, record);
+  }
+}

@@ -1,0 +1,17 @@
+/** What the use cases need from the outside world, so they stay free of I/O details. */
+import type { EventContext, PendingEvent } from '@aff/messaging';
+
+export interface EventRelay {
+  relay(pending: PendingEvent[]): Promise<void>;
+}
+
+/** Who is asking: the tenant, and the trace/request context events should carry. */
+export interface CallContext {
+  merchantId: string;
+  events: EventContext;
+}
+
+/** Where a payment goes once it is recorded as paid (in-process queue, see jobs/). */
+export interface PaymentQueue {
+  enqueue(merchantId: string, payoutId: string): void;
+}

@@ -1,0 +1,12 @@
+import type { RpcRequest } from '@aff/contracts';
+import { currentEventContext, type RpcContext } from '@aff/messaging';
+import type { CallContext } from '../domain/ports';
+
+export function callContext(request: RpcRequest, rpc: RpcContext): CallContext {
+  return { merchantId: request.merchant_id, events: currentEventContext(rpc.requestId) };
+}
+
+/** The `:id` path parameter; the gateway always sends it for routes that have one. */
+export function idParam(request: RpcRequest): string {
+  return request.params.id ?? '';
+}

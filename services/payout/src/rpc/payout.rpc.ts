@@ -1,0 +1,46 @@
+/** Thin RPC entry points for payouts: parse the request, call the use case, reply. */
+import { PAYOUT_STATES } from '@aff/contracts';
+import {
+  DEFAULT_LIMIT,
+  checkExpand,
+  enumList,
+  optionalString,
+  paginate,
+  parsePageRequest,
+} from '@aff/api';
+import { ok, type RpcHandler } from '@aff/messaging';
+import type { GeneratePayouts } from '../domain/generate-payouts';
+import type { PayPayout } from '../domain/pay-payout';
+import { PAYOUT_EXPANSIONS } from '../domain/payout-presenter';
+import type { PayoutQueries } from '../domain/payout-queries';
+import { callContext, idParam } from './call-context';
+
+export interface PayoutUseCases {
+  queries: PayoutQueries;
+  pay: PayPayout;
+  generate: GeneratePayouts;
+}
+
+export function payoutRpc({ queries, pay, generate }: PayoutUseCases): Record<string, RpcHandler> {
+  return {
+    listPayouts: async (req, rpc) => {
+      const filters = {
+        affiliate_id: optionalString(req.query, 'affiliate_id'),
+        states: enumList(req.query, 'state', PAYOUT_STATES),
+      };
+      const expand = checkExpand(req.expand, PAYOUT_EXPANSIONS);
+      const page = parsePageRequest(req.query);
+      return ok(await queries.list(callContext(req, rpc), filters, page, expand));
+    },
+    getPayout: async (req, rpc) => ok(await queries.get(callContext(req, rpc), idParam(req))),
+    // No request body (spec); whoever's API secret asks becomes `paid_by_id`.
+    payPayout: async (req, rpc) =>
+      ok(await pay.pay(callContext(req, rpc), idParam(req), req.api_key_id)),
+    generatePayouts: async (req, rpc) => {
+      const views = await generate.generate(callContext(req, rpc), req.body);
+      // Everything on one page, in the envelope every list uses (docs/payouts.md).
+      const limit = Math.max(views.length, DEFAULT_LIMIT);
+      return ok(paginate(views, views.length, { page: 1, limit, skip: 0 }));
+    },
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * Durable JetStream consumers of every public domain event (one per stream that carries any):
+ * thin — the fan-out use case writes the deliveries, then they are handed to the senders. The
+ * event is acked once its deliveries are stored; sending never holds up the stream.
+ */
+import { PUBLIC_EVENT_TYPES, STREAMS, eventSubject } from '@aff/contracts';
+import type { Logger } from '@aff/logging';
+import {
+  currentEventContext,
+  startConsumer,
+  type NatsConnection,
+  type RunningConsumer,
+} from '@aff/messaging';
+import type { FanOut } from '../domain/fan-out';
+import type { DeliveryQueue } from '../domain/ports';
+
+export const DURABLE_NAME = 'webhook-fan-out';
+
+/** For each stream, the subjects of the public event types it carries (`evt.<type>`). */
+export function publicSubjectsByStream(): { stream: string; subjects: string[] }[] {
+  return Object.values(STREAMS)
+    .map(({ name, aggregates }) => ({
+      stream: name,
+      subjects: PUBLIC_EVENT_TYPES.filter((type) =>
+        (aggregates as readonly string[]).includes(type.split('.')[0]!),
+      ).map(eventSubject),
+    }))
+    .filter((entry) => entry.subjects.length > 0);
+}
+
+export async function startEventConsumers(
+  nc: NatsConnection,
+  fanOut: FanOut,
+  queue: DeliveryQueue,
+  log: Logger,
+): Promise<RunningConsumer[]> {
+  const running: RunningConsumer[] = [];
+  for (const { stream, subjects } of publicSubjectsByStream()) {
+    running.push(
+      await startConsumer(nc, {
+        stream,
+        durable: DURABLE_NAME,
+        filterSubjects: subjects,
+        log,
+        handle: async (event) => {
+          const { traceparent, tracestate } = currentEventContext();
+          queue.offer(await fanOut.handle(event, { traceparent, tracestate }));
+        },
+      }),
+    );
+  }
+  return running;
+}

@@ -1,0 +1,84 @@
+/** Webhook endpoint use cases: create (answers the secret once), read, list, update, delete. */
+import { randomUUID } from 'node:crypto';
+import { validate } from '@aff/contracts';
+import type { Paginated } from '@aff/contracts';
+import { errors, paginate, type PageRequest } from '@aff/api';
+import type { TenantRepository } from '@aff/mongo';
+import type { AttemptRepository } from '../data/attempt.repository';
+import type { DeliveryRepository } from '../data/delivery.repository';
+import type { EndpointRecord } from '../data/endpoint.schema';
+import { ALL_EVENTS, type EndpointBodySchemas } from './endpoint-rules';
+import { generateSecret } from './signature';
+import { toEndpointView, type EndpointView } from './views';
+import type { CallContext } from './ports';
+
+const CREATE_FAILED = 'Could not create webhook endpoint.';
+const UPDATE_FAILED = 'Could not update webhook endpoint.';
+
+export class EndpointUseCases {
+  constructor(
+    private readonly endpoints: TenantRepository<EndpointRecord>,
+    private readonly deliveries: DeliveryRepository,
+    private readonly attempts: AttemptRepository,
+    private readonly schemas: EndpointBodySchemas,
+  ) {}
+
+  async create(ctx: CallContext, body: unknown): Promise<EndpointView> {
+    const input = validate(this.schemas.create, body);
+    if (!input.ok) throw errors.invalid(CREATE_FAILED, input.details);
+    const now = new Date();
+    const record: Omit<EndpointRecord, 'pending_events'> = {
+      _id: randomUUID(),
+      merchant_id: ctx.merchantId,
+      url: input.value.url,
+      events: input.value.events ?? [ALL_EVENTS],
+      enabled: input.value.enabled ?? true,
+      secret: generateSecret(),
+      created_at: now,
+      updated_at: now,
+    };
+    const { record: stored } = await this.endpoints.insert(record);
+    return toEndpointView(stored, true);
+  }
+
+  async get(ctx: CallContext, id: string): Promise<EndpointView> {
+    return toEndpointView(await this.getRecord(ctx, id));
+  }
+
+  async list(ctx: CallContext, page: PageRequest): Promise<Paginated<EndpointView>> {
+    const result = await this.endpoints.page(ctx.merchantId, {}, page.skip, page.limit);
+    return paginate(
+      result.items.map((record) => toEndpointView(record)),
+      result.total,
+      page,
+    );
+  }
+
+  async update(ctx: CallContext, id: string, body: unknown): Promise<EndpointView> {
+    await this.getRecord(ctx, id);
+    const input = validate(this.schemas.update, body);
+    if (!input.ok) throw errors.invalid(UPDATE_FAILED, input.details);
+    const set: Partial<EndpointRecord> = { updated_at: new Date() };
+    if (input.value.url !== undefined) set.url = input.value.url;
+    if (input.value.events !== undefined) set.events = input.value.events;
+    if (input.value.enabled !== undefined) set.enabled = input.value.enabled;
+    const result = await this.endpoints.update(ctx.merchantId, id, { $set: set });
+    if (!result) throw errors.notFound('Webhook endpoint', id);
+    return toEndpointView(result.record);
+  }
+
+  /** Deletes the endpoint, then its delivery log; nothing more is sent to it. */
+  async delete(ctx: CallContext, id: string): Promise<{ id: string; deleted: true }> {
+    await this.getRecord(ctx, id);
+    await this.endpoints.deleteById(ctx.merchantId, id);
+    await this.deliveries.deleteForEndpoint(ctx.merchantId, id);
+    await this.attempts.deleteForEndpoint(ctx.merchantId, id);
+    return { id, deleted: true };
+  }
+
+  async getRecord(ctx: CallContext, id: string): Promise<EndpointRecord> {
+    const record = await this.endpoints.findById(ctx.merchantId, id);
+    if (!record) throw errors.notFound('Webhook endpoint', id);
+    return record;
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * One domain event → one delivery per enabled endpoint of its merchant subscribed to its type.
+ * The unique (event, endpoint) index makes a redelivered event create nothing twice.
+ */
+import { randomUUID } from 'node:crypto';
+import type { EventEnvelope } from '@aff/contracts';
+import type { TenantRepository } from '@aff/mongo';
+import type { DeliveryRepository } from '../data/delivery.repository';
+import type { DeliveryRecord } from '../data/delivery.schema';
+import type { EndpointRecord } from '../data/endpoint.schema';
+import { isPublicEventType, subscriptionKeys } from './endpoint-rules';
+import { toWebhookObject } from './payload';
+import type { DueDelivery, TraceCarrier } from './ports';
+
+export class FanOut {
+  constructor(
+    private readonly endpoints: TenantRepository<EndpointRecord>,
+    private readonly deliveries: DeliveryRepository,
+  ) {}
+
+  /** The deliveries this call created, due at once. */
+  async handle(event: EventEnvelope, trace: TraceCarrier): Promise<DueDelivery[]> {
+    if (!isPublicEventType(event.type)) return [];
+    const occurredAt = new Date(event.occurred_at);
+    // An endpoint hears of events from its creation on, even when the consumer lags or replays.
+    const endpoints = await this.endpoints.findMany(event.merchant_id, {
+      enabled: true,
+      events: { $in: subscriptionKeys(event.type) },
+      created_at: { $lte: occurredAt },
+    });
+    if (endpoints.length === 0) return [];
+    const objectJson = JSON.stringify(toWebhookObject(event.type, event.data));
+    const created: DueDelivery[] = [];
+    for (const endpoint of endpoints) {
+      const record = newDelivery(event, endpoint, objectJson, trace);
+      if (await this.deliveries.insertOnce(record)) {
+        created.push({ id: record._id, endpoint_id: endpoint._id });
+      }
+    }
+    return created;
+  }
+}
+
+function newDelivery(
+  event: EventEnvelope,
+  endpoint: EndpointRecord,
+  objectJson: string,
+  trace: TraceCarrier,
+): Omit<DeliveryRecord, 'pending_events'> {
+  const now = new Date();
+  return {
+    _id: randomUUID(),
+    merchant_id: event.merchant_id,
+    endpoint_id: endpoint._id,
+    event_id: event.id,
+    event_type: event.type,
+    event_created_at: event.occurred_at,
+    object_json: objectJson,
+    trace: { ...trace },
+    state: 'pending',
+    first_attempt_at: null,
+    next_attempt_at: now,
+    claim_token: null,
+    created_at: now,
+    updated_at: now,
+  };
+}

@@ -1,0 +1,42 @@
+/** What the use cases need from the outside world, so they stay free of I/O details. */
+
+/** Who is asking: the tenant. */
+export interface CallContext {
+  merchantId: string;
+}
+
+/** W3C trace context of the event that caused a delivery. */
+export interface TraceCarrier {
+  traceparent?: string;
+  tracestate?: string;
+}
+
+export interface OutboundRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Never throws: a refused, failed or timed-out request is a result with `error` set. */
+export interface SendResult {
+  status: number | null;
+  durationMs: number;
+  error: string | null;
+  /** From a `Retry-After` answer; the next attempt is not made earlier. */
+  retryAfterMs: number | null;
+}
+
+export interface WebhookSender {
+  send(request: OutboundRequest, trace: TraceCarrier): Promise<SendResult>;
+}
+
+/** A delivery that is due, and the endpoint whose concurrency it counts against. */
+export interface DueDelivery {
+  id: string;
+  endpoint_id: string;
+}
+
+/** Hands due deliveries to the senders at once; what does not fit waits for the poller. */
+export interface DeliveryQueue {
+  offer(due: DueDelivery[]): void;
+}

@@ -1,0 +1,85 @@
+/** Records to the JSON the REST API returns. Pure functions. */
+import type { AttemptRecord } from '../data/attempt.schema';
+import type { DeliveryRecord, DeliveryState } from '../data/delivery.schema';
+import type { EndpointRecord } from '../data/endpoint.schema';
+
+const iso = (date: Date | null): string | null => (date ? new Date(date).toISOString() : null);
+const isoRequired = (date: Date): string => new Date(date).toISOString();
+
+export interface EndpointView {
+  id: string;
+  url: string;
+  events: string[];
+  enabled: boolean;
+  created_at: string;
+  updated_at: string;
+  /** Only in the answer to create. */
+  secret?: string;
+}
+
+export function toEndpointView(record: EndpointRecord, withSecret = false): EndpointView {
+  return {
+    id: record._id,
+    url: record.url,
+    events: record.events,
+    enabled: record.enabled,
+    created_at: isoRequired(record.created_at),
+    updated_at: isoRequired(record.updated_at),
+    ...(withSecret ? { secret: record.secret } : {}),
+  };
+}
+
+export interface AttemptView {
+  /** The `request.id` of the body sent. */
+  request_id: string;
+  attempted_at: string;
+  response_status: number | null;
+  /** Null while the attempt is in flight. */
+  duration_ms: number | null;
+  error: string | null;
+}
+
+export interface DeliveryView {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  state: DeliveryState;
+  attempts: AttemptView[];
+  next_attempt_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export const INTERRUPTED = 'Interrupted: the sender stopped before recording an answer';
+
+function toAttemptView(attempt: AttemptRecord, now: Date): AttemptView {
+  const interrupted =
+    !attempt.finished_at && new Date(attempt.lease_until).getTime() <= now.getTime();
+  return {
+    request_id: attempt.request_id,
+    attempted_at: isoRequired(attempt.started_at),
+    response_status: attempt.response_status,
+    duration_ms: attempt.duration_ms,
+    error: interrupted ? INTERRUPTED : attempt.error,
+  };
+}
+
+/** A delivery with its attempts, oldest first. */
+export function toDeliveryView(
+  record: DeliveryRecord,
+  attempts: AttemptRecord[],
+  now: Date = new Date(),
+): DeliveryView {
+  return {
+    id: record._id,
+    endpoint_id: record.endpoint_id,
+    event_id: record.event_id,
+    event_type: record.event_type,
+    state: record.state,
+    attempts: attempts.map((attempt) => toAttemptView(attempt, now)),
+    next_attempt_at: iso(record.next_attempt_at),
+    created_at: isoRequired(record.created_at),
+    updated_at: isoRequired(record.updated_at),
+  };
+}

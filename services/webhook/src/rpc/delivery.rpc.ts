@@ -1,0 +1,19 @@
+/** Thin RPC entry points for the delivery log and redelivery. */
+import { enumList, parsePageRequest } from '@aff/api';
+import { ok, type RpcHandler } from '@aff/messaging';
+import { DELIVERY_STATES } from '../data/delivery.schema';
+import type { DeliveryUseCases } from '../domain/deliveries';
+import { callContext, idParam } from './call-context';
+
+export function deliveryRpc(deliveries: DeliveryUseCases): Record<string, RpcHandler> {
+  return {
+    listWebhookDeliveries: async (req) => {
+      const states = enumList(req.query, 'state', DELIVERY_STATES);
+      return ok(
+        await deliveries.list(callContext(req), idParam(req), states, parsePageRequest(req.query)),
+      );
+    },
+    redeliverWebhookDelivery: async (req) =>
+      ok(await deliveries.redeliver(callContext(req), idParam(req))),
+  };
+}

@@ -1,0 +1,18 @@
+/** Thin RPC entry points for `/v1/webhook_endpoints`: parse the request, call the use case, reply. */
+import { parsePageRequest } from '@aff/api';
+import { ok, type RpcHandler } from '@aff/messaging';
+import type { EndpointUseCases } from '../domain/endpoints';
+import { callContext, idParam } from './call-context';
+
+export function endpointRpc(endpoints: EndpointUseCases): Record<string, RpcHandler> {
+  return {
+    listWebhookEndpoints: async (req) =>
+      ok(await endpoints.list(callContext(req), parsePageRequest(req.query))),
+    createWebhookEndpoint: async (req) => ok(await endpoints.create(callContext(req), req.body)),
+    getWebhookEndpoint: async (req) => ok(await endpoints.get(callContext(req), idParam(req))),
+    updateWebhookEndpoint: async (req) =>
+      ok(await endpoints.update(callContext(req), idParam(req), req.body)),
+    deleteWebhookEndpoint: async (req) =>
+      ok(await endpoints.delete(callContext(req), idParam(req))),
+  };
+}

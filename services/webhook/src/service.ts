@@ -1,0 +1,130 @@
+/** Composition root: connections, repositories, use cases and entry points; start and stop. */
+import type { Connection } from 'mongoose';
+import { startHealthServer, type HealthServer } from '@aff/api';
+import type { Logger } from '@aff/logging';
+import {
+  connectNats,
+  ensureStreams,
+  serveRpc,
+  type NatsConnection,
+  type Subscription,
+} from '@aff/messaging';
+import { TenantRepository, connectMongo } from '@aff/mongo';
+import type { WebhookConfig } from './config';
+import { startEventConsumers } from './consumers/domain-events.consumer';
+import { startDuePoller } from './consumers/due-deliveries.poller';
+import { AttemptRepository } from './data/attempt.repository';
+import { attemptModel } from './data/attempt.schema';
+import { DeliveryClaims } from './data/delivery-claims';
+import { DeliveryRepository } from './data/delivery.repository';
+import { deliveryModel } from './data/delivery.schema';
+import { endpointModel } from './data/endpoint.schema';
+import { DeliveryAttempts } from './domain/attempts';
+import { DeliveryUseCases } from './domain/deliveries';
+import { endpointBodySchemas } from './domain/endpoint-rules';
+import { EndpointUseCases } from './domain/endpoints';
+import { FanOut } from './domain/fan-out';
+import { DeliveryDispatcher } from './outbound/dispatcher';
+import { HttpWebhookSender } from './outbound/http-sender';
+import { deliveryRpc } from './rpc/delivery.rpc';
+import { endpointRpc } from './rpc/endpoint.rpc';
+
+export interface RunningService {
+  healthPort: number | undefined;
+  stop(): Promise<void>;
+}
+
+/** A claim outlives the request's deadline by this much before another sender may take over. */
+const LEASE_MARGIN_MS = 5000;
+
+export async function startWebhookService(
+  config: WebhookConfig,
+  log: Logger,
+): Promise<RunningService> {
+  const mongo: Connection = await connectMongo(config.MONGO_URL, config.MONGO_DB);
+  const nc: NatsConnection = await connectNats(config.NATS_URL, 'webhook', log);
+  // Every stream, so the consumers exist before the services that publish to them first start.
+  await ensureStreams(nc);
+
+  const models = {
+    endpoint: endpointModel(mongo),
+    delivery: deliveryModel(mongo),
+    attempt: attemptModel(mongo),
+  };
+  await Promise.all(Object.values(models).map((model) => model.init()));
+  const endpoints = new TenantRepository(models.endpoint);
+  const deliveries = new DeliveryRepository(models.delivery);
+  const attemptLog = new AttemptRepository(models.attempt);
+
+  const sender = new HttpWebhookSender({
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+  });
+  const attempts = new DeliveryAttempts(
+    new DeliveryClaims(deliveries, attemptLog),
+    endpoints,
+    sender,
+    {
+      timeScale: config.WEBHOOK_TIME_SCALE,
+      leaseMs: config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS,
+    },
+  );
+  const dispatcher = new DeliveryDispatcher(
+    (id) => attempts.attempt(id),
+    { concurrency: config.WEBHOOK_CONCURRENCY, perEndpoint: config.WEBHOOK_ENDPOINT_CONCURRENCY },
+    log,
+  );
+  const endpointUseCases = new EndpointUseCases(
+    endpoints,
+    deliveries,
+    attemptLog,
+    endpointBodySchemas(config.WEBHOOK_ALLOW_PRIVATE_TARGETS),
+  );
+  const deliveryUseCases = new DeliveryUseCases(
+    deliveries,
+    attemptLog,
+    endpointUseCases,
+    dispatcher,
+  );
+
+  const subscription: Subscription = serveRpc(
+    nc,
+    'webhook',
+    { ...endpointRpc(endpointUseCases), ...deliveryRpc(deliveryUseCases) },
+    log,
+  );
+  const consumers = await startEventConsumers(
+    nc,
+    new FanOut(endpoints, deliveries),
+    dispatcher,
+    log,
+  );
+  const poller = startDuePoller(deliveries, dispatcher, config.WEBHOOK_POLL_MS, log);
+
+  const health: HealthServer | undefined = await startHealthServer(config.HEALTH_PORT, {
+    mongo: () => mongo.readyState === 1,
+    nats: () => !nc.isClosed(),
+  });
+  log.info(
+    {
+      healthPort: health?.port,
+      allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      timeScale: config.WEBHOOK_TIME_SCALE,
+    },
+    'webhook service ready',
+  );
+
+  return {
+    healthPort: health?.port,
+    async stop() {
+      subscription.unsubscribe();
+      for (const consumer of consumers) await consumer.stop();
+      await poller.stop();
+      await dispatcher.stop();
+      sender.close();
+      await nc.drain().catch(() => undefined);
+      await health?.close();
+      await mongo.close();
+    },
+  };
+}

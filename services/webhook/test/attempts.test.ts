@@ -1,0 +1,132 @@
+import { Webhook } from 'standardwebhooks';
+import type { TenantRepository } from '@aff/mongo';
+import type { Claim, DeliveryClaims } from '../src/data/delivery-claims';
+import type { EndpointRecord } from '../src/data/endpoint.schema';
+import { DeliveryAttempts } from '../src/domain/attempts';
+import type { OutboundRequest, SendResult } from '../src/domain/ports';
+import { generateSecret } from '../src/domain/signature';
+
+const startedAt = new Date();
+const endpoint: EndpointRecord = {
+  _id: 'ep1',
+  merchant_id: 'm1',
+  url: 'https://shop.example.com/hooks',
+  events: ['*'],
+  enabled: true,
+  secret: generateSecret(),
+  created_at: startedAt,
+  updated_at: startedAt,
+  pending_events: [],
+};
+const claim: Claim = {
+  token: 'd1:1',
+  requestId: 'req-1',
+  startedAt,
+  delivery: {
+    _id: 'd1',
+    merchant_id: 'm1',
+    endpoint_id: 'ep1',
+    event_id: 'ev1',
+    event_type: 'affiliate.created',
+    event_created_at: '2025-05-01T09:59:59.000Z',
+    object_json: '{"id":"a1","referrals":0}',
+    trace: {},
+    state: 'pending',
+    first_attempt_at: null,
+    next_attempt_at: startedAt,
+    claim_token: 'd1:1',
+    created_at: startedAt,
+    updated_at: startedAt,
+    pending_events: [],
+  },
+};
+
+function setUp(answer: SendResult, found: EndpointRecord | null = endpoint) {
+  const sent: OutboundRequest[] = [];
+  const finished: unknown[][] = [];
+  const claims = {
+    claim: async () => claim,
+    finish: async (...args: unknown[]) => {
+      finished.push(args);
+      return true;
+    },
+  } as unknown as DeliveryClaims;
+  const endpoints = { findById: async () => found } as unknown as TenantRepository<EndpointRecord>;
+  const sender = {
+    send: async (request: OutboundRequest) => {
+      sent.push(request);
+      return answer;
+    },
+  };
+  const attempts = new DeliveryAttempts(claims, endpoints, sender, {
+    timeScale: 1,
+    leaseMs: 15_000,
+  });
+  return { attempts, sent, finished };
+}
+
+const answered = (status: number | null, error: string | null = null): SendResult => ({
+  status,
+  durationMs: 12.4,
+  error,
+  retryAfterMs: null,
+});
+
+describe('a delivery attempt', () => {
+  it('sends the signed spec body with the delivery id as webhook-id and records the 200', async () => {
+    const { attempts, sent, finished } = setUp(answered(200));
+    expect(await attempts.attempt('d1')).toBe(true);
+    const [request] = sent;
+    expect(request!.url).toBe(endpoint.url);
+    expect(request!.headers['webhook-id']).toBe('d1');
+    expect(JSON.parse(request!.body)).toEqual({
+      object: { id: 'a1', referrals: 0 },
+      event: {
+        id: 'ev1',
+        type: 'affiliate.created',
+        created_at: '2025-05-01T09:59:59.000Z',
+        api_version: 'v1',
+      },
+      request: { id: 'req-1' },
+    });
+    expect(new Webhook(endpoint.secret).verify(request!.body, request!.headers)).toBeTruthy();
+    expect(finished[0]).toEqual([
+      claim,
+      { response_status: 200, duration_ms: 12, error: null },
+      { state: 'delivered', next_attempt_at: null, first_attempt_at: startedAt },
+    ]);
+  });
+
+  it('schedules the next slot after a failure, counted from the first attempt', async () => {
+    const { attempts, finished } = setUp(answered(500));
+    await attempts.attempt('d1');
+    expect(finished[0]![2]).toEqual({
+      state: 'pending',
+      next_attempt_at: new Date(startedAt.getTime() + 30_000),
+      first_attempt_at: startedAt,
+    });
+  });
+
+  it('sends nothing to a disabled endpoint but keeps the schedule', async () => {
+    const { attempts, sent, finished } = setUp(answered(200), { ...endpoint, enabled: false });
+    await attempts.attempt('d1');
+    expect(sent).toEqual([]);
+    expect(finished[0]![1]).toEqual({
+      response_status: null,
+      duration_ms: 0,
+      error: 'Endpoint is disabled',
+    });
+    expect(finished[0]![2]).toMatchObject({ state: 'pending' });
+  });
+
+  it('fails the delivery of a deleted endpoint without retrying', async () => {
+    const { attempts, sent, finished } = setUp(answered(200), null);
+    await attempts.attempt('d1');
+    expect(sent).toEqual([]);
+    expect(finished[0]![2]).toEqual({
+      state: 'failed',
+      next_attempt_at: null,
+      first_attempt_at: startedAt,
+    });
+  });
+});

@@ -1,0 +1,207 @@
+/**
+ * The delivery store over the real MongoDB-protocol server (FerretDB locally): the unique
+ * (event, endpoint) key, subscription matching, due look-up, and claims that only one sender
+ * wins even though FerretDB applies conditional updates non-atomically.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Connection } from 'mongoose';
+import { TenantRepository, connectMongo } from '@aff/mongo';
+import { AttemptRepository } from '../src/data/attempt.repository';
+import { attemptModel } from '../src/data/attempt.schema';
+import { DeliveryClaims } from '../src/data/delivery-claims';
+import { DeliveryRepository } from '../src/data/delivery.repository';
+import { deliveryModel, type DeliveryRecord } from '../src/data/delivery.schema';
+import { endpointModel, type EndpointRecord } from '../src/data/endpoint.schema';
+import { FanOut } from '../src/domain/fan-out';
+
+let mongo: Connection;
+let deliveries: DeliveryRepository;
+let attempts: AttemptRepository;
+let claims: DeliveryClaims;
+let endpoints: TenantRepository<EndpointRecord>;
+let merchant: string;
+
+beforeAll(async () => {
+  mongo = await connectMongo(process.env.MONGO_URL!, `webhook_store_test_${Date.now()}`);
+  const models = [deliveryModel(mongo), endpointModel(mongo), attemptModel(mongo)] as const;
+  await Promise.all(models.map((model) => model.init()));
+  deliveries = new DeliveryRepository(models[0]);
+  endpoints = new TenantRepository(models[1]);
+  attempts = new AttemptRepository(models[2]);
+  claims = new DeliveryClaims(deliveries, attempts);
+});
+beforeEach(() => {
+  merchant = randomUUID();
+});
+afterAll(async () => {
+  await mongo.dropDatabase();
+  await mongo.close();
+});
+
+async function addEndpoint(events: string[], enabled = true, createdAt = new Date()) {
+  const record = {
+    _id: randomUUID(),
+    merchant_id: merchant,
+    url: 'https://example.com/hook',
+    events,
+    enabled,
+    secret: 'whsec_AAAA',
+    created_at: createdAt,
+    updated_at: createdAt,
+  };
+  await endpoints.insert(record);
+  return record;
+}
+
+function event(type: string, occurredAt = new Date()) {
+  return {
+    id: randomUUID(),
+    type,
+    merchant_id: merchant,
+    occurred_at: occurredAt.toISOString(),
+    data: { id: 'a1', visitors: 2 },
+  };
+}
+
+describe('fan-out into the delivery store', () => {
+  it('creates one delivery per subscribed, enabled endpoint that existed when the event occurred', async () => {
+    const all = await addEndpoint(['*']);
+    const some = await addEndpoint(['affiliate.created']);
+    await addEndpoint(['campaign.created']);
+    await addEndpoint(['*'], false);
+    const fanOut = new FanOut(endpoints, deliveries);
+
+    const created = await fanOut.handle(event('affiliate.created'), { traceparent: 'tp' });
+    expect(created.map((d) => d.endpoint_id).sort()).toEqual([all._id, some._id].sort());
+
+    const later = await addEndpoint(['*'], true, new Date(Date.now() + 60_000));
+    const before = await fanOut.handle(event('affiliate.created'), {});
+    expect(before.map((d) => d.endpoint_id)).not.toContain(later._id);
+  });
+
+  it('creates nothing twice when the same event comes again', async () => {
+    await addEndpoint(['payout.paid']);
+    const fanOut = new FanOut(endpoints, deliveries);
+    const paid = event('payout.paid');
+    expect(await fanOut.handle(paid, {})).toHaveLength(1);
+    expect(await fanOut.handle(paid, {})).toEqual([]);
+    expect(await deliveries.tenant.findMany(merchant, { event_id: paid.id })).toHaveLength(1);
+  });
+
+  it('ignores internal event types', async () => {
+    await addEndpoint(['*']);
+    expect(await new FanOut(endpoints, deliveries).handle(event('charge.attributed'), {})).toEqual(
+      [],
+    );
+  });
+});
+
+describe('claims on a delivery slot', () => {
+  async function pendingDelivery(overrides: Partial<DeliveryRecord> = {}) {
+    const now = new Date();
+    const record = {
+      _id: randomUUID(),
+      merchant_id: merchant,
+      endpoint_id: randomUUID(),
+      event_id: randomUUID(),
+      event_type: 'affiliate.created',
+      event_created_at: now.toISOString(),
+      object_json: '{}',
+      trace: {},
+      state: 'pending' as const,
+      first_attempt_at: null,
+      next_attempt_at: now,
+      claim_token: null,
+      created_at: now,
+      updated_at: now,
+      ...overrides,
+    };
+    await deliveries.insertOnce(record);
+    return record;
+  }
+  const result = { response_status: 500, duration_ms: 3, error: null };
+  const later = (ms: number) => new Date(Date.now() + ms);
+
+  it('go to exactly one of many senders racing for a due delivery', async () => {
+    for (let round = 0; round < 5; round++) {
+      const due = await pendingDelivery();
+      const now = new Date();
+      const won = await Promise.all(
+        Array.from({ length: 8 }, () => claims.claim(due._id, now, 10_000)),
+      );
+      expect(won.filter(Boolean)).toHaveLength(1);
+    }
+  });
+
+  it('are refused for deliveries that are not due, delivered or failed', async () => {
+    const notDue = await pendingDelivery({ next_attempt_at: later(60_000) });
+    const delivered = await pendingDelivery({ state: 'delivered', next_attempt_at: null });
+    expect(await claims.claim(notDue._id, new Date(), 10_000)).toBeNull();
+    expect(await claims.claim(delivered._id, new Date(), 10_000)).toBeNull();
+  });
+
+  it('of a sender that died are taken over once the lease ran out, by one taker', async () => {
+    const d = await pendingDelivery();
+    const dead = await claims.claim(d._id, new Date(), 1);
+    expect(dead).not.toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const now = new Date();
+    const takers = await Promise.all(
+      Array.from({ length: 4 }, () => claims.claim(d._id, now, 10_000)),
+    );
+    const winners = takers.filter(Boolean);
+    expect(winners).toHaveLength(1);
+    expect(winners[0]!.token).toBe(`${dead!.token}:1`);
+    expect(
+      await claims.finish(dead!, result, {
+        state: 'delivered',
+        next_attempt_at: null,
+        first_attempt_at: now,
+      }),
+    ).toBe(false);
+    expect((await deliveries.findAnyById(d._id))!.state).toBe('pending');
+  });
+
+  it('store the next slot for the holder, and only log an attempt a redeliver overtook', async () => {
+    const d = await pendingDelivery();
+    const first = (await claims.claim(d._id, new Date(), 10_000))!;
+    const next = later(30_000);
+    const pending = {
+      state: 'pending' as const,
+      next_attempt_at: next,
+      first_attempt_at: first.startedAt,
+    };
+    expect(await claims.finish(first, result, pending)).toBe(true);
+    expect(await deliveries.findAnyById(d._id)).toMatchObject({
+      state: 'pending',
+      next_attempt_at: next,
+      claim_token: null,
+    });
+    expect(await claims.claim(d._id, new Date(), 10_000)).toBeNull();
+
+    await deliveries.requeue(merchant, d._id, new Date());
+    const second = (await claims.claim(d._id, new Date(), 10_000))!;
+    const requeued = (await deliveries.requeue(merchant, d._id, new Date()))!;
+    expect(requeued).toMatchObject({ state: 'pending', first_attempt_at: null, claim_token: null });
+    const delivered = {
+      state: 'delivered' as const,
+      next_attempt_at: null,
+      first_attempt_at: new Date(),
+    };
+    expect(await claims.finish(second, { ...result, response_status: 200 }, delivered)).toBe(false);
+    expect((await deliveries.findAnyById(d._id))!.state).toBe('pending');
+
+    const log = await attempts.forDeliveries(merchant, [d._id]);
+    expect(log.map((a) => a.response_status)).toEqual([500, 200]);
+    expect(log.every((a) => a.finished_at !== null)).toBe(true);
+    expect(await deliveries.requeue(randomUUID(), d._id, new Date())).toBeNull();
+  });
+
+  it('finds due deliveries, skipping endpoints whose lanes are full', async () => {
+    const a = await pendingDelivery();
+    const b = await pendingDelivery();
+    const found = await deliveries.findDue(new Date(), 1000, [a.endpoint_id]);
+    expect(found).toContainEqual({ id: b._id, endpoint_id: b.endpoint_id });
+    expect(found.map((d) => d.id)).not.toContain(a._id);
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * The whole money flow through the real services: a referred customer pays, the commission
+ * service makes a due commission, a payout bundles it, the merchant pays the payout, and the
+ * commission service records the commission as paid from the payout's events.
+ */
+import { api, request } from './support/http';
+import { charge, createAffiliate, referredCustomer, waitForCommissions } from './support/journey';
+import { createMerchant } from './support/merchant';
+import { eventually } from './support/processor';
+
+it('pays a commission earned by a referred customer through a payout', async () => {
+  const merchant = await createMerchant({ rateLimit: 5000 });
+  const client = api(merchant.api_secret);
+  const campaign = await client.post('/v1/campaigns', {
+    name: 'Pays at once',
+    commission_percent: '10',
+    days_until_commissions_are_due: '0',
+  });
+  expect(campaign.status).toBe(200);
+  const affiliate = await createAffiliate(merchant, { campaign_id: campaign.body.id });
+  const { customerId } = await referredCustomer(merchant, affiliate);
+  await charge(merchant, customerId, { amount: 10_000 });
+  const [commission] = await waitForCommissions(
+    merchant,
+    affiliate.id,
+    (list) => list.length === 1 && list[0].state === 'due',
+  );
+
+  // The payout service sees the commission once it has consumed the commission's event.
+  const payout = await eventually(async () => {
+    const run = await client.postJson('/v1/payouts/generate', { affiliate_id: affiliate.id });
+    return run.body.data?.[0];
+  });
+  expect(payout).toMatchObject({ currency: 'USD', amount: 1000, state: 'due' });
+  expect(payout.affiliate.id).toBe(affiliate.id);
+  expect(payout.commissions.map((c: any) => c.id)).toEqual([commission.id]);
+
+  const paid = await request('PUT', `/v1/payouts/${payout.id}/pay`, {
+    secret: merchant.api_secret,
+  });
+  expect(paid.status).toBe(200);
+  const settled = await eventually(async () => {
+    const res = await client.get(`/v1/commissions/${commission.id}`);
+    return res.body.state === 'paid' ? res.body : undefined;
+  });
+  expect(settled.paid_at).toBe(paid.body.paid_at);
+  const final = await eventually(async () => {
+    const res = await client.get(`/v1/payouts/${payout.id}`);
+    return res.body.state === 'paid' ? res.body : undefined;
+  });
+  expect(final.commissions[0]).toMatchObject({ state: 'paid', paid_at: paid.body.paid_at });
+});
