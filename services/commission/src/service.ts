@@ -53,6 +53,9 @@ export async function startCommissionService(config: CommissionConfig, log: Logg
       stream: STREAMS.payout.name,
       durable: 'commission-payouts',
       filterSubjects: PAYOUT_SUBJECTS,
+      // One at a time: FerretDB's conditional updates are not atomic, so two events of one
+      // payout must not race to mark the same commission paid.
+      concurrency: 1,
       handle: payoutsHandler(settlement),
       log,
     }),
