@@ -130,7 +130,10 @@ describe('counters and commission_stats', () => {
         `/v1/affiliates?email=${encodeURIComponent(affiliate.email)}&expand[]=links&expand[]=commission_stats`,
       );
       const a = res.body.data[0];
-      return a.conversions === 1 && a.commission_stats.currencies.EUR ? a : undefined;
+      // Sale and commission events arrive separately: wait for both to be counted.
+      return a.conversions === 1 && a.commission_stats.currencies.EUR?.total.cents === 1800
+        ? a
+        : undefined;
     });
     expect(withStats).toMatchObject(expected);
     expect(withStats.links[0]).toMatchObject(expected);
