@@ -7,6 +7,7 @@ import type {
   ChargeAttributed,
   ChargeRefundAttributed,
   CommissionView,
+  CouponReferral,
   CouponView,
   PayoutView,
   ProcessorReceived,
@@ -40,6 +41,7 @@ export interface EventMap {
   'payout.paid': PayoutView;
   /** Internal, never sent to merchants. */
   'charge.attributed': ChargeAttributed;
+  'coupon_referral.updated': CouponReferral;
   'charge.refund_attributed': ChargeRefundAttributed;
   'processor.received': ProcessorReceived;
 }

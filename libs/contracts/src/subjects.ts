@@ -21,7 +21,7 @@ export const STREAMS = {
     name: 'EVT_AFFILIATE',
     aggregates: ['affiliate', 'affiliate_link', 'affiliate_coupon', 'campaign'],
   },
-  tracking: { name: 'EVT_TRACKING', aggregates: ['referral', 'charge'] },
+  tracking: { name: 'EVT_TRACKING', aggregates: ['referral', 'charge', 'coupon_referral'] },
   commission: { name: 'EVT_COMMISSION', aggregates: ['sale', 'commission'] },
   payout: { name: 'EVT_PAYOUT', aggregates: ['payout'] },
   /** Verified payment-processor events, written by the gateway's public hook. */

@@ -193,3 +193,11 @@ export interface VisitAnswer {
 export interface ProcessorReceived {
   event: ProcessorEvent;
 }
+
+/** Internal: where a coupon-attributed referral stands, for the coupon's leads/conversions counts. */
+export interface CouponReferral {
+  coupon_id: string;
+  referral_id: string;
+  lead: boolean;
+  conversion: boolean;
+}

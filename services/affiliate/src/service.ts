@@ -97,7 +97,7 @@ export async function startAffiliateService(
   const facts = factModels(mongo);
   await Promise.all(Object.values(facts).map((model) => model.init()));
   const counters = derivedCountersHandler(
-    new DerivedCounters(facts, models.affiliate, models.link),
+    new DerivedCounters(facts, models.affiliate, models.link, models.coupon),
   );
   // One at a time: each event recounts totals, and two recounts racing could store a stale one.
   const consumers = [

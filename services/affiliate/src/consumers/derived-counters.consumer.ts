@@ -1,14 +1,22 @@
 /** Referral, commission and sale events feed the counters and statistics of affiliates. */
-import type { CommissionView, EventEnvelope, ReferralView, SaleView } from '@aff/contracts';
+import type {
+  CommissionView,
+  CouponReferral,
+  EventEnvelope,
+  ReferralView,
+  SaleView,
+} from '@aff/contracts';
 import type { DerivedCounters } from '../domain/derived-counters';
 
-export const REFERRAL_SUBJECTS = ['evt.referral.>'];
+export const REFERRAL_SUBJECTS = ['evt.referral.>', 'evt.coupon_referral.>'];
 export const MONEY_SUBJECTS = ['evt.commission.>', 'evt.sale.>'];
 
 export function derivedCountersHandler(counters: DerivedCounters) {
   return async (event: EventEnvelope): Promise<void> => {
     if (event.type.startsWith('referral.'))
       return counters.onReferral(event.merchant_id, event.data as ReferralView);
+    if (event.type.startsWith('coupon_referral.'))
+      return counters.onCouponReferral(event.merchant_id, event.data as CouponReferral);
     if (event.type.startsWith('commission.'))
       return counters.onCommission(event.merchant_id, event.data as CommissionView);
     if (event.type.startsWith('sale.'))

@@ -15,6 +15,14 @@ export interface ReferralFact {
   conversion: number;
 }
 
+export interface CouponReferralFact {
+  _id: string;
+  merchant_id: string;
+  coupon_id: string;
+  lead: number;
+  conversion: number;
+}
+
 export interface CommissionFact {
   _id: string;
   merchant_id: string;
@@ -75,7 +83,17 @@ export function factModels(connection: Connection) {
     { versionKey: false },
   );
   sale.index({ merchant_id: 1, affiliate_id: 1 });
+  const couponReferral = new Schema<CouponReferralFact>(
+    { _id: String, merchant_id: String, coupon_id: String, lead: Number, conversion: Number },
+    { versionKey: false },
+  );
+  couponReferral.index({ merchant_id: 1, coupon_id: 1 });
   return {
+    couponReferrals: connection.model<CouponReferralFact>(
+      'CouponReferralFact',
+      couponReferral,
+      'coupon_referral_facts',
+    ) as Model<CouponReferralFact>,
     referrals: connection.model<ReferralFact>(
       'ReferralFact',
       referral,

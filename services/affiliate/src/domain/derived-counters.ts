@@ -4,11 +4,12 @@
  * events). Facts are upserted idempotently, then the totals are recounted from them, so a
  * replayed or reordered event cannot skew a number.
  */
-import type { CommissionView, ReferralView, SaleView } from '@aff/contracts';
+import type { CommissionView, CouponReferral, ReferralView, SaleView } from '@aff/contracts';
 import type { Model } from 'mongoose';
 import type { AffiliateRecord } from '../data/affiliate.schema';
 import type { FactModels } from '../data/facts.schema';
 import type { LinkRecord } from '../data/link.schema';
+import type { CouponRecord } from '../data/coupon.schema';
 import { commissionStats } from './commission-stats';
 
 export class DerivedCounters {
@@ -16,7 +17,28 @@ export class DerivedCounters {
     private readonly facts: FactModels,
     private readonly affiliates: Model<AffiliateRecord>,
     private readonly links: Model<LinkRecord>,
+    private readonly coupons: Model<CouponRecord>,
   ) {}
+
+  async onCouponReferral(merchantId: string, fact: CouponReferral): Promise<void> {
+    await this.facts.couponReferrals.updateOne(
+      { _id: fact.referral_id, merchant_id: merchantId },
+      {
+        $setOnInsert: { coupon_id: fact.coupon_id },
+        $max: { lead: fact.lead ? 1 : 0, conversion: fact.conversion ? 1 : 0 },
+      },
+      { upsert: true },
+    );
+    const base = { merchant_id: merchantId, coupon_id: fact.coupon_id };
+    const [leads, conversions] = await Promise.all([
+      this.facts.couponReferrals.countDocuments({ ...base, lead: 1 }).exec(),
+      this.facts.couponReferrals.countDocuments({ ...base, conversion: 1 }).exec(),
+    ]);
+    await this.coupons.updateOne(
+      { _id: fact.coupon_id, merchant_id: merchantId },
+      { $set: { leads, conversions } },
+    );
+  }
 
   async onReferral(merchantId: string, referral: ReferralView): Promise<void> {
     const affiliateId =

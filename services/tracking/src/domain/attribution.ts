@@ -145,6 +145,7 @@ export class AttributionUseCases {
     if (!attribution || !affiliateCanEarn(attribution.affiliate.state)) return null;
     const selfReferral = isSelfReferral(customer.email, attribution.affiliate.email);
     const record = newReferral(ctx.merchantId, attribution, now, {
+      coupon_id: attribution.couponId ?? null,
       customer,
       processor_customer_id: customer.id,
       processor_account_id: accountId,

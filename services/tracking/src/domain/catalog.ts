@@ -10,6 +10,8 @@ import type { LinkDirectory } from './ports';
 
 export interface Attribution {
   link: KnownLink | null;
+  /** Set when the attribution came from a coupon code. */
+  couponId?: string;
   affiliate: AffiliateView;
   campaign: CampaignView;
 }
@@ -37,7 +39,8 @@ export class Catalog {
     const coupon = await this.repo.couponByCode(merchantId, code);
     if (!coupon) return null;
     const link = await this.repo.firstLinkOf(merchantId, coupon.affiliate_id);
-    return this.complete(merchantId, coupon.affiliate_id, link);
+    const attribution = await this.complete(merchantId, coupon.affiliate_id, link);
+    return attribution && { ...attribution, couponId: coupon._id };
   }
 
   async byAffiliate(merchantId: string, affiliateId: string): Promise<Attribution | null> {

@@ -35,7 +35,11 @@ export class ReferralWriter {
   ): Promise<ReferralView> {
     const next = { ...record, pending_events: [] };
     const view = await this.viewAfter(ctx.merchantId, null, next);
-    const events = [...this.events(ctx, types, view, opts.idSeed), ...(opts.extra?.(view) ?? [])];
+    const events = [
+      ...this.events(ctx, types, view, opts.idSeed),
+      ...this.couponEvents(ctx, next, opts.idSeed),
+      ...(opts.extra?.(view) ?? []),
+    ];
     const result = await this.referrals.insert(record, events, ctx.events);
     await this.relay.relay(result.pending);
     return view;
@@ -54,7 +58,11 @@ export class ReferralWriter {
       visits: current.visits + (opts.inc?.visits ?? 0),
     };
     const view = await this.viewAfter(ctx.merchantId, current, next);
-    const events = [...this.events(ctx, types, view, opts.idSeed), ...(opts.extra?.(view) ?? [])];
+    const events = [
+      ...this.events(ctx, types, view, opts.idSeed),
+      ...(types.length > 0 ? this.couponEvents(ctx, next, opts.idSeed) : []),
+      ...(opts.extra?.(view) ?? []),
+    ];
     const update: UpdateQuery<ReferralRecord> = { $set: set };
     if (opts.inc) update.$inc = opts.inc;
     const result = await this.referrals.update(
@@ -84,6 +92,18 @@ export class ReferralWriter {
       if (after.became_conversion_at && !before?.became_conversion_at) view.link.conversions += 1;
     }
     return view;
+  }
+
+  /** Coupon referrals also report their state for the coupon's leads/conversions counts. */
+  private couponEvents(ctx: CallContext, record: ReferralRecord, idSeed?: string): EventEnvelope[] {
+    if (!record.coupon_id) return [];
+    const event = buildEvent('coupon_referral.updated', ctx.merchantId, {
+      coupon_id: record.coupon_id,
+      referral_id: record._id,
+      lead: Boolean(record.became_lead_at),
+      conversion: Boolean(record.became_conversion_at),
+    });
+    return idSeed ? [{ ...event, id: deterministicId(`${idSeed}:coupon_referral`) }] : [event];
   }
 
   private events(
