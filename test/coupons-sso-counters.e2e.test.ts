@@ -86,7 +86,9 @@ describe('/v1/affiliate_coupons', () => {
     const [commission] = await waitForCommissions(merchant, affiliate.id, (l) => l.length === 1);
     expect(commission.amount).toBe(1000);
     const coupon = await eventually(async () => {
-      const res = await api(merchant.api_secret).get(`/v1/affiliate_coupons?affiliate_id=${affiliate.id}`);
+      const res = await api(merchant.api_secret).get(
+        `/v1/affiliate_coupons?affiliate_id=${affiliate.id}`,
+      );
       return res.body.data[0]?.conversions === 1 ? res.body.data[0] : undefined;
     });
     expect(coupon).toMatchObject({ code, leads: 1, conversions: 1 });

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import { findEvents } from './support/events';
 import { api, request } from './support/http';
 import { createMerchant, type TestMerchant } from './support/merchant';
 import {
@@ -219,6 +220,24 @@ describe('webhook delivery', () => {
       links: affiliate.links.map((link: any) => ({ ...link, referrals: 0 })),
     });
     expect(req.json.object.campaign).toEqual(affiliate.campaign);
+  });
+
+  // Trace context exists only with telemetry on (the default; OTEL_SDK_DISABLED=true turns it off).
+  const whenTraced = process.env.OTEL_SDK_DISABLED === 'true' ? it.skip : it;
+  whenTraced('sends the request in the trace of the call that caused the event', async () => {
+    const { merchant, client } = await subscribe(['affiliate.created']);
+    const affiliate = (await newAffiliate(client)).body;
+    const [got] = await receiver.waitFor(
+      (r) => forMerchant(merchant.merchant_id)(r) && r.json.object.id === affiliate.id,
+    );
+    const [published] = await findEvents(
+      'EVT_AFFILIATE',
+      'evt.affiliate.created',
+      (event) => event.id === got!.json.event.id,
+    );
+    const traceId = (traceparent: string | undefined) => traceparent?.split('-')[1];
+    expect(traceId(published!.traceparent)).toMatch(/^[0-9a-f]{32}$/);
+    expect(traceId(got!.headers.traceparent)).toBe(traceId(published!.traceparent));
   });
 
   it('sends only the event types an endpoint subscribed to', async () => {

@@ -19,6 +19,8 @@ import { DeliveryClaims } from './data/delivery-claims';
 import { DeliveryRepository } from './data/delivery.repository';
 import { deliveryModel } from './data/delivery.schema';
 import { endpointModel } from './data/endpoint.schema';
+import { ScheduleRepository } from './data/schedule.repository';
+import { scheduleModel } from './data/schedule.schema';
 import { DeliveryAttempts } from './domain/attempts';
 import { DeliveryUseCases } from './domain/deliveries';
 import { endpointBodySchemas } from './domain/endpoint-rules';
@@ -50,18 +52,20 @@ export async function startWebhookService(
     endpoint: endpointModel(mongo),
     delivery: deliveryModel(mongo),
     attempt: attemptModel(mongo),
+    schedule: scheduleModel(mongo),
   };
   await Promise.all(Object.values(models).map((model) => model.init()));
   const endpoints = new TenantRepository(models.endpoint);
   const deliveries = new DeliveryRepository(models.delivery);
   const attemptLog = new AttemptRepository(models.attempt);
+  const schedule = new ScheduleRepository(models.schedule);
 
   const sender = new HttpWebhookSender({
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
   });
   const attempts = new DeliveryAttempts(
-    new DeliveryClaims(deliveries, attemptLog),
+    new DeliveryClaims(deliveries, attemptLog, schedule),
     endpoints,
     sender,
     {
@@ -70,7 +74,7 @@ export async function startWebhookService(
     },
   );
   const dispatcher = new DeliveryDispatcher(
-    (id) => attempts.attempt(id),
+    (due) => attempts.attempt(due),
     { concurrency: config.WEBHOOK_CONCURRENCY, perEndpoint: config.WEBHOOK_ENDPOINT_CONCURRENCY },
     log,
   );
@@ -78,11 +82,13 @@ export async function startWebhookService(
     endpoints,
     deliveries,
     attemptLog,
+    schedule,
     endpointBodySchemas(config.WEBHOOK_ALLOW_PRIVATE_TARGETS),
   );
   const deliveryUseCases = new DeliveryUseCases(
     deliveries,
     attemptLog,
+    schedule,
     endpointUseCases,
     dispatcher,
   );
@@ -95,11 +101,11 @@ export async function startWebhookService(
   );
   const consumers = await startEventConsumers(
     nc,
-    new FanOut(endpoints, deliveries),
+    new FanOut(endpoints, deliveries, schedule),
     dispatcher,
     log,
   );
-  const poller = startDuePoller(deliveries, dispatcher, config.WEBHOOK_POLL_MS, log);
+  const poller = startDuePoller(schedule, dispatcher, config.WEBHOOK_POLL_MS, log);
 
   const health: HealthServer | undefined = await startHealthServer(config.HEALTH_PORT, {
     mongo: () => mongo.readyState === 1,

@@ -20,6 +20,7 @@ const endpoint: EndpointRecord = {
 };
 const claim: Claim = {
   token: 'd1:1',
+  slot: startedAt,
   requestId: 'req-1',
   startedAt,
   delivery: {
@@ -34,12 +35,13 @@ const claim: Claim = {
     state: 'pending',
     first_attempt_at: null,
     next_attempt_at: startedAt,
-    claim_token: 'd1:1',
     created_at: startedAt,
     updated_at: startedAt,
     pending_events: [],
   },
 };
+
+const due = { id: 'd1', merchant_id: 'm1', slot: startedAt.getTime(), endpoint_id: 'ep1' };
 
 function setUp(answer: SendResult, found: EndpointRecord | null = endpoint) {
   const sent: OutboundRequest[] = [];
@@ -75,7 +77,7 @@ const answered = (status: number | null, error: string | null = null): SendResul
 describe('a delivery attempt', () => {
   it('sends the signed spec body with the delivery id as webhook-id and records the 200', async () => {
     const { attempts, sent, finished } = setUp(answered(200));
-    expect(await attempts.attempt('d1')).toBe(true);
+    expect(await attempts.attempt(due)).toBe(true);
     const [request] = sent;
     expect(request!.url).toBe(endpoint.url);
     expect(request!.headers['webhook-id']).toBe('d1');
@@ -99,7 +101,7 @@ describe('a delivery attempt', () => {
 
   it('schedules the next slot after a failure, counted from the first attempt', async () => {
     const { attempts, finished } = setUp(answered(500));
-    await attempts.attempt('d1');
+    await attempts.attempt(due);
     expect(finished[0]![2]).toEqual({
       state: 'pending',
       next_attempt_at: new Date(startedAt.getTime() + 30_000),
@@ -109,7 +111,7 @@ describe('a delivery attempt', () => {
 
   it('sends nothing to a disabled endpoint but keeps the schedule', async () => {
     const { attempts, sent, finished } = setUp(answered(200), { ...endpoint, enabled: false });
-    await attempts.attempt('d1');
+    await attempts.attempt(due);
     expect(sent).toEqual([]);
     expect(finished[0]![1]).toEqual({
       response_status: null,
@@ -121,7 +123,7 @@ describe('a delivery attempt', () => {
 
   it('fails the delivery of a deleted endpoint without retrying', async () => {
     const { attempts, sent, finished } = setUp(answered(200), null);
-    await attempts.attempt('d1');
+    await attempts.attempt(due);
     expect(sent).toEqual([]);
     expect(finished[0]![2]).toEqual({
       state: 'failed',

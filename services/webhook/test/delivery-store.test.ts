@@ -9,26 +9,35 @@ import { TenantRepository, connectMongo } from '@aff/mongo';
 import { AttemptRepository } from '../src/data/attempt.repository';
 import { attemptModel } from '../src/data/attempt.schema';
 import { DeliveryClaims } from '../src/data/delivery-claims';
-import { DeliveryRepository } from '../src/data/delivery.repository';
+import { DeliveryRepository, toDue } from '../src/data/delivery.repository';
 import { deliveryModel, type DeliveryRecord } from '../src/data/delivery.schema';
 import { endpointModel, type EndpointRecord } from '../src/data/endpoint.schema';
+import { ScheduleRepository } from '../src/data/schedule.repository';
+import { scheduleModel } from '../src/data/schedule.schema';
 import { FanOut } from '../src/domain/fan-out';
 
 let mongo: Connection;
 let deliveries: DeliveryRepository;
 let attempts: AttemptRepository;
 let claims: DeliveryClaims;
+let schedule: ScheduleRepository;
 let endpoints: TenantRepository<EndpointRecord>;
 let merchant: string;
 
 beforeAll(async () => {
   mongo = await connectMongo(process.env.MONGO_URL!, `webhook_store_test_${Date.now()}`);
-  const models = [deliveryModel(mongo), endpointModel(mongo), attemptModel(mongo)] as const;
+  const models = [
+    deliveryModel(mongo),
+    endpointModel(mongo),
+    attemptModel(mongo),
+    scheduleModel(mongo),
+  ] as const;
   await Promise.all(models.map((model) => model.init()));
   deliveries = new DeliveryRepository(models[0]);
   endpoints = new TenantRepository(models[1]);
   attempts = new AttemptRepository(models[2]);
-  claims = new DeliveryClaims(deliveries, attempts);
+  schedule = new ScheduleRepository(models[3]);
+  claims = new DeliveryClaims(deliveries, attempts, schedule);
 });
 beforeEach(() => {
   merchant = randomUUID();
@@ -69,30 +78,36 @@ describe('fan-out into the delivery store', () => {
     const some = await addEndpoint(['affiliate.created']);
     await addEndpoint(['campaign.created']);
     await addEndpoint(['*'], false);
-    const fanOut = new FanOut(endpoints, deliveries);
+    const fanOut = new FanOut(endpoints, deliveries, schedule);
 
     const created = await fanOut.handle(event('affiliate.created'), { traceparent: 'tp' });
     expect(created.map((d) => d.endpoint_id).sort()).toEqual([all._id, some._id].sort());
+    const scheduled = await schedule.findDue(new Date(), 1000, []);
+    for (const due of created) expect(scheduled).toContainEqual(due);
 
     const later = await addEndpoint(['*'], true, new Date(Date.now() + 60_000));
     const before = await fanOut.handle(event('affiliate.created'), {});
     expect(before.map((d) => d.endpoint_id)).not.toContain(later._id);
   });
 
-  it('creates nothing twice when the same event comes again', async () => {
+  it('creates nothing twice when the same event comes again, but schedules what a crash cut off', async () => {
     await addEndpoint(['payout.paid']);
-    const fanOut = new FanOut(endpoints, deliveries);
+    const fanOut = new FanOut(endpoints, deliveries, schedule);
     const paid = event('payout.paid');
-    expect(await fanOut.handle(paid, {})).toHaveLength(1);
+    const [due] = await fanOut.handle(paid, {});
     expect(await fanOut.handle(paid, {})).toEqual([]);
     expect(await deliveries.tenant.findMany(merchant, { event_id: paid.id })).toHaveLength(1);
+
+    await schedule.remove(due!.id);
+    await fanOut.handle(paid, {});
+    expect(await schedule.findDue(new Date(), 1000, [])).toContainEqual(due);
   });
 
   it('ignores internal event types', async () => {
     await addEndpoint(['*']);
-    expect(await new FanOut(endpoints, deliveries).handle(event('charge.attributed'), {})).toEqual(
-      [],
-    );
+    expect(
+      await new FanOut(endpoints, deliveries, schedule).handle(event('charge.attributed'), {}),
+    ).toEqual([]);
   });
 });
 
@@ -111,60 +126,68 @@ describe('claims on a delivery slot', () => {
       state: 'pending' as const,
       first_attempt_at: null,
       next_attempt_at: now,
-      claim_token: null,
       created_at: now,
       updated_at: now,
       ...overrides,
     };
     await deliveries.insertOnce(record);
+    if (record.next_attempt_at) await schedule.set(toDue(record));
     return record;
   }
   const result = { response_status: 500, duration_ms: 3, error: null };
   const later = (ms: number) => new Date(Date.now() + ms);
+  const dueOf = toDue;
+  const stored = async (id: string) => (await deliveries.tenant.findById(merchant, id))!;
 
   it('go to exactly one of many senders racing for a due delivery', async () => {
     for (let round = 0; round < 5; round++) {
-      const due = await pendingDelivery();
+      const due = dueOf(await pendingDelivery());
       const now = new Date();
       const won = await Promise.all(
-        Array.from({ length: 8 }, () => claims.claim(due._id, now, 10_000)),
+        Array.from({ length: 8 }, () => claims.claim(due, now, 10_000)),
       );
       expect(won.filter(Boolean)).toHaveLength(1);
     }
   });
 
-  it('are refused for deliveries that are not due, delivered or failed', async () => {
+  it('are refused for slots that are not due yet, or over', async () => {
     const notDue = await pendingDelivery({ next_attempt_at: later(60_000) });
-    const delivered = await pendingDelivery({ state: 'delivered', next_attempt_at: null });
-    expect(await claims.claim(notDue._id, new Date(), 10_000)).toBeNull();
-    expect(await claims.claim(delivered._id, new Date(), 10_000)).toBeNull();
+    expect(await claims.claim(dueOf(notDue), new Date(), 10_000)).toBeNull();
+    const now = new Date();
+    const delivered = await pendingDelivery({ state: 'delivered', next_attempt_at: now });
+    expect(await claims.claim(dueOf(delivered), new Date(), 10_000)).toBeNull();
+    // A stale offer: the delivery has moved on to a later slot since.
+    const moved = await pendingDelivery();
+    const stale = { ...dueOf(moved), slot: dueOf(moved).slot - 1000 };
+    expect(await claims.claim(stale, new Date(), 10_000)).toBeNull();
+    expect(await attempts.forDeliveries(merchant, [moved._id])).toEqual([]);
   });
 
   it('of a sender that died are taken over once the lease ran out, by one taker', async () => {
     const d = await pendingDelivery();
-    const dead = await claims.claim(d._id, new Date(), 1);
+    const dead = await claims.claim(dueOf(d), new Date(), 1);
     expect(dead).not.toBeNull();
     await new Promise((resolve) => setTimeout(resolve, 10));
     const now = new Date();
     const takers = await Promise.all(
-      Array.from({ length: 4 }, () => claims.claim(d._id, now, 10_000)),
+      Array.from({ length: 4 }, () => claims.claim(dueOf(d), now, 10_000)),
     );
     const winners = takers.filter(Boolean);
     expect(winners).toHaveLength(1);
     expect(winners[0]!.token).toBe(`${dead!.token}:1`);
-    expect(
-      await claims.finish(dead!, result, {
-        state: 'delivered',
-        next_attempt_at: null,
-        first_attempt_at: now,
-      }),
-    ).toBe(false);
-    expect((await deliveries.findAnyById(d._id))!.state).toBe('pending');
+    const delivered = { state: 'delivered' as const, next_attempt_at: null, first_attempt_at: now };
+    // Both sent; whichever finishes first decides, the other only logs.
+    expect(await claims.finish(dead!, result, delivered)).toBe(true);
+    expect(await claims.finish(winners[0]!, result, delivered)).toBe(false);
+    expect((await stored(d._id)).state).toBe('delivered');
+    expect(await attempts.forDeliveries(merchant, [d._id])).toHaveLength(2);
   });
 
   it('store the next slot for the holder, and only log an attempt a redeliver overtook', async () => {
     const d = await pendingDelivery();
-    const first = (await claims.claim(d._id, new Date(), 10_000))!;
+    const first = (await claims.claim(dueOf(d), new Date(), 10_000))!;
+    expect(first.delivery).toMatchObject({ _id: d._id, object_json: '{}' });
+    expect(first.slot).toEqual(d.next_attempt_at);
     const next = later(30_000);
     const pending = {
       state: 'pending' as const,
@@ -172,24 +195,20 @@ describe('claims on a delivery slot', () => {
       first_attempt_at: first.startedAt,
     };
     expect(await claims.finish(first, result, pending)).toBe(true);
-    expect(await deliveries.findAnyById(d._id)).toMatchObject({
-      state: 'pending',
-      next_attempt_at: next,
-      claim_token: null,
-    });
-    expect(await claims.claim(d._id, new Date(), 10_000)).toBeNull();
+    expect(await stored(d._id)).toMatchObject({ state: 'pending', next_attempt_at: next });
+    expect(await claims.claim(dueOf(d), new Date(), 10_000)).toBeNull();
 
-    await deliveries.requeue(merchant, d._id, new Date());
-    const second = (await claims.claim(d._id, new Date(), 10_000))!;
     const requeued = (await deliveries.requeue(merchant, d._id, new Date()))!;
-    expect(requeued).toMatchObject({ state: 'pending', first_attempt_at: null, claim_token: null });
+    const second = (await claims.claim(dueOf(requeued), new Date(), 10_000))!;
+    const again = (await deliveries.requeue(merchant, d._id, new Date()))!;
+    expect(again).toMatchObject({ state: 'pending', first_attempt_at: null });
     const delivered = {
       state: 'delivered' as const,
       next_attempt_at: null,
       first_attempt_at: new Date(),
     };
     expect(await claims.finish(second, { ...result, response_status: 200 }, delivered)).toBe(false);
-    expect((await deliveries.findAnyById(d._id))!.state).toBe('pending');
+    expect((await stored(d._id)).state).toBe('pending');
 
     const log = await attempts.forDeliveries(merchant, [d._id]);
     expect(log.map((a) => a.response_status)).toEqual([500, 200]);
@@ -197,11 +216,52 @@ describe('claims on a delivery slot', () => {
     expect(await deliveries.requeue(randomUUID(), d._id, new Date())).toBeNull();
   });
 
-  it('finds due deliveries, skipping endpoints whose lanes are full', async () => {
+  it('keep the schedule: the next slot while pending, nothing once delivered', async () => {
+    const d = await pendingDelivery();
+    const first = (await claims.claim(dueOf(d), new Date(), 10_000))!;
+    const next = later(30_000);
+    await claims.finish(first, result, {
+      state: 'pending',
+      next_attempt_at: next,
+      first_attempt_at: new Date(),
+    });
+    const scheduled = (await schedule.findDue(later(60_000), 1000, [])).find((e) => e.id === d._id);
+    expect(scheduled?.slot).toBe(next.getTime());
+
+    await deliveries.requeue(merchant, d._id, new Date());
+    const requeued = (await stored(d._id))!;
+    const second = (await claims.claim(dueOf(requeued), new Date(), 10_000))!;
+    await claims.finish(second, result, {
+      state: 'delivered',
+      next_attempt_at: null,
+      first_attempt_at: new Date(),
+    });
+    expect((await schedule.findDue(later(60_000), 1000, [])).map((e) => e.id)).not.toContain(d._id);
+  });
+
+  it('put right a schedule entry that no longer matches its delivery', async () => {
+    const moved = await pendingDelivery({ next_attempt_at: later(60_000) });
+    const stale = { ...dueOf(moved), slot: Date.now() - 1000 };
+    await schedule.set(stale);
+    expect(await claims.claim(stale, new Date(), 10_000)).toBeNull();
+    const entry = (await schedule.findDue(later(120_000), 1000, [])).find(
+      (e) => e.id === moved._id,
+    );
+    expect(entry).toEqual(dueOf(moved));
+
+    const finished = await pendingDelivery({ state: 'failed' });
+    await schedule.set(dueOf(finished));
+    expect(await claims.claim(dueOf(finished), new Date(), 10_000)).toBeNull();
+    expect((await schedule.findDue(later(120_000), 1000, [])).map((e) => e.id)).not.toContain(
+      finished._id,
+    );
+  });
+
+  it('find due deliveries in the schedule, skipping endpoints whose lanes are full', async () => {
     const a = await pendingDelivery();
     const b = await pendingDelivery();
-    const found = await deliveries.findDue(new Date(), 1000, [a.endpoint_id]);
-    expect(found).toContainEqual({ id: b._id, endpoint_id: b.endpoint_id });
+    const found = await schedule.findDue(new Date(), 1000, [a.endpoint_id]);
+    expect(found).toContainEqual(dueOf(b));
     expect(found.map((d) => d.id)).not.toContain(a._id);
   });
 });

@@ -1,8 +1,15 @@
 import { createLogger } from '@aff/logging';
+import type { DueDelivery } from '../src/domain/ports';
 import { DeliveryDispatcher } from '../src/outbound/dispatcher';
 
 const log = createLogger('dispatcher-test', 'silent');
 const tick = () => new Promise((resolve) => setImmediate(resolve));
+const due = (id: string, endpoint_id: string, slot = 1): DueDelivery => ({
+  id,
+  merchant_id: 'm1',
+  slot,
+  endpoint_id,
+});
 
 describe('the delivery dispatcher', () => {
   it('bounds attempts per endpoint and overall, so a slow endpoint cannot starve the others', async () => {
@@ -13,8 +20,7 @@ describe('the delivery dispatcher', () => {
     const release: (() => void)[] = [];
     const done: string[] = [];
     const dispatcher = new DeliveryDispatcher(
-      async (id) => {
-        const endpoint = id.split(':')[0]!;
+      async ({ id, endpoint_id: endpoint }) => {
         inFlight.set(endpoint, (inFlight.get(endpoint) ?? 0) + 1);
         maxPerEndpoint.set(
           endpoint,
@@ -30,12 +36,8 @@ describe('the delivery dispatcher', () => {
       { concurrency: 4, perEndpoint: 2, laneBacklog: 10 },
       log,
     );
-    dispatcher.offer(
-      Array.from({ length: 10 }, (_, i) => ({ id: `slow:${i}`, endpoint_id: 'slow' })),
-    );
-    dispatcher.offer(
-      Array.from({ length: 10 }, (_, i) => ({ id: `fast:${i}`, endpoint_id: 'fast' })),
-    );
+    dispatcher.offer(Array.from({ length: 10 }, (_, i) => due(`slow:${i}`, 'slow')));
+    dispatcher.offer(Array.from({ length: 10 }, (_, i) => due(`fast:${i}`, 'fast')));
     for (let i = 0; i < 20; i++) await tick();
 
     expect(done.filter((id) => id.startsWith('fast'))).toHaveLength(10);
@@ -52,25 +54,26 @@ describe('the delivery dispatcher', () => {
     await dispatcher.stop();
   });
 
-  it('queues an id once, and leaves what does not fit to the poller', async () => {
+  it('queues a delivery slot once, and leaves what does not fit to the poller', async () => {
     const seen: string[] = [];
     const dispatcher = new DeliveryDispatcher(
-      async (id) => {
-        seen.push(id);
+      async ({ id, slot }) => {
+        seen.push(`${id}@${slot}`);
       },
       { concurrency: 1, perEndpoint: 1, laneBacklog: 2, maxQueued: 3 },
       log,
     );
     dispatcher.offer([
-      { id: 'a', endpoint_id: 'e1' },
-      { id: 'a', endpoint_id: 'e1' },
-      { id: 'b', endpoint_id: 'e1' },
-      { id: 'c', endpoint_id: 'e1' },
-      { id: 'd', endpoint_id: 'e2' },
+      due('a', 'e1'),
+      due('a', 'e1'),
+      due('a', 'e1', 2), // a later slot of the same delivery (after a redeliver) is its own offer
+      due('b', 'e1'), // the lane of e1 is full: left to the poller
+      due('d', 'e2'),
+      due('e', 'e3'), // over the memory bound: left to the poller
     ]);
     expect(dispatcher.room()).toBe(0);
     for (let i = 0; i < 20; i++) await tick();
-    expect(seen.sort()).toEqual(['a', 'b', 'd']);
+    expect(seen.sort()).toEqual(['a@1', 'a@2', 'd@1']);
     expect(dispatcher.room()).toBe(3);
     await dispatcher.stop();
   });

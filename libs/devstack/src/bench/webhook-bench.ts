@@ -14,7 +14,7 @@ import type { RunningSystem } from '../system';
 export interface WebhookBenchOptions {
   /** Events in the latency phase. */
   liveEvents?: number;
-  /** Affiliates created at once in the latency phase. */
+  /** Affiliates created at once in the latency phase (1: one after the other, no queueing). */
   liveConcurrency?: number;
   /** Events piled up for the throughput phase. */
   backlogEvents?: number;
@@ -47,7 +47,7 @@ export async function benchWebhooks(
     const liveEvents = opts.liveEvents ?? 300;
     log(`webhook bench: ${liveEvents} events at a steady pace`);
     receiver.receipts.length = 0;
-    await createAffiliates(post, liveEvents, opts.liveConcurrency ?? 4);
+    await createAffiliates(post, liveEvents, opts.liveConcurrency ?? 1);
     const live = await receiver.waitForCount(liveEvents);
     const latencies = live.map((r) => r.receivedAt - r.createdAt).sort((a, b) => a - b);
     const liveSpan =

@@ -11,7 +11,22 @@ import type { DerivedCounters } from '../domain/derived-counters';
 export const REFERRAL_SUBJECTS = ['evt.referral.>', 'evt.coupon_referral.>'];
 export const MONEY_SUBJECTS = ['evt.commission.>', 'evt.sale.>'];
 
+/**
+ * One handler shared by the referral and the money consumers, run strictly one event at a time:
+ * both write the same affiliate documents, and FerretDB applies concurrent updates of one
+ * document as read-modify-write, so two at once can lose each other's fields.
+ */
 export function derivedCountersHandler(counters: DerivedCounters) {
+  let tail: Promise<unknown> = Promise.resolve();
+  const handle = derivedCountersStep(counters);
+  return (event: EventEnvelope): Promise<void> => {
+    const run = tail.then(() => handle(event));
+    tail = run.catch(() => undefined);
+    return run;
+  };
+}
+
+function derivedCountersStep(counters: DerivedCounters) {
   return async (event: EventEnvelope): Promise<void> => {
     if (event.type.startsWith('referral.'))
       return counters.onReferral(event.merchant_id, event.data as ReferralView);

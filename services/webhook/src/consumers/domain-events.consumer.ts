@@ -43,8 +43,13 @@ export async function startEventConsumers(
         filterSubjects: subjects,
         log,
         handle: async (event) => {
+          // The consumer span's context: the requests this event causes join its trace.
           const { traceparent, tracestate } = currentEventContext();
-          queue.offer(await fanOut.handle(event, { traceparent, tracestate }));
+          const trace = {
+            ...(traceparent ? { traceparent } : {}),
+            ...(tracestate ? { tracestate } : {}),
+          };
+          queue.offer(await fanOut.handle(event, trace));
         },
       }),
     );

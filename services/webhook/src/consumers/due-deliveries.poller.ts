@@ -3,7 +3,7 @@
  * deliveries a full lane turned away, and whatever a stopped or crashed process left due.
  */
 import type { Logger } from '@aff/logging';
-import type { DeliveryRepository } from '../data/delivery.repository';
+import type { ScheduleRepository } from '../data/schedule.repository';
 import type { DeliveryDispatcher } from '../outbound/dispatcher';
 
 export interface RunningPoller {
@@ -11,7 +11,7 @@ export interface RunningPoller {
 }
 
 export function startDuePoller(
-  deliveries: DeliveryRepository,
+  schedule: ScheduleRepository,
   dispatcher: DeliveryDispatcher,
   intervalMs: number,
   log: Logger,
@@ -20,7 +20,7 @@ export function startDuePoller(
   const poll = async () => {
     const room = dispatcher.room();
     if (room === 0) return;
-    const due = await deliveries.findDue(new Date(), room, dispatcher.fullEndpoints());
+    const due = await schedule.findDue(new Date(), room, dispatcher.fullEndpoints());
     dispatcher.offer(due);
   };
   const timer = setInterval(() => {

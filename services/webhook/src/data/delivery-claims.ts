@@ -3,16 +3,22 @@
  * fresh event) make the same attempt. FerretDB applies conditional updates non-atomically, so
  * the claim is a unique insert: the attempt record `<delivery id>:<slot ms>`. A claim whose
  * lease ran out without the schedule moving on belonged to a sender that died; the next id in
- * a fixed chain (`:1`, `:2`, …) takes over, so racing takers still compete for one id.
+ * a fixed chain (`:1`, `:2`, …) takes over, so racing takers still compete for one id. An
+ * outcome applies only while the delivery is still at the claimed slot, so an attempt that a
+ * redeliver or a takeover overtook only logs.
  */
 import { randomUUID } from 'node:crypto';
+import type { DueDelivery } from '../domain/ports';
 import type { AttemptOutcome } from '../domain/retry-schedule';
 import type { AttemptRepository, AttemptResult } from './attempt.repository';
-import type { DeliveryRepository } from './delivery.repository';
+import { toDue, type DeliveryRepository } from './delivery.repository';
 import type { DeliveryRecord } from './delivery.schema';
+import type { ScheduleRepository } from './schedule.repository';
 
 export interface Claim {
   delivery: DeliveryRecord;
+  /** The slot claimed: the delivery's `next_attempt_at` when the claim was made. */
+  slot: Date;
   /** The attempt's id. */
   token: string;
   requestId: string;
@@ -26,22 +32,21 @@ export class DeliveryClaims {
   constructor(
     private readonly deliveries: DeliveryRepository,
     private readonly attempts: AttemptRepository,
+    private readonly schedule: ScheduleRepository,
   ) {}
 
-  /** The claim on the delivery's current slot, or null when it is not due or someone holds it. */
-  async claim(deliveryId: string, now: Date, leaseMs: number): Promise<Claim | null> {
-    const delivery = await this.deliveries.findAnyById(deliveryId);
-    if (!isDue(delivery, now)) return null;
-    const slot = delivery.next_attempt_at.getTime();
-    const base = `${delivery._id}:${slot}`;
+  /** The claim on `due`'s slot, or null when that slot is not due, is over, or someone holds it. */
+  async claim(due: DueDelivery, now: Date, leaseMs: number): Promise<Claim | null> {
+    if (due.slot > now.getTime()) return null;
+    const base = `${due.id}:${due.slot}`;
     for (let n = 0; n <= MAX_TAKEOVERS; n++) {
       const token = n === 0 ? base : `${base}:${n}`;
       const requestId = randomUUID();
       const inserted = await this.attempts.insertOnce({
         _id: token,
-        merchant_id: delivery.merchant_id,
-        delivery_id: delivery._id,
-        endpoint_id: delivery.endpoint_id,
+        merchant_id: due.merchant_id,
+        delivery_id: due.id,
+        endpoint_id: due.endpoint_id,
         request_id: requestId,
         started_at: now,
         lease_until: new Date(now.getTime() + leaseMs),
@@ -50,7 +55,7 @@ export class DeliveryClaims {
         duration_ms: null,
         error: null,
       });
-      if (inserted) return this.confirm(delivery, slot, token, requestId, now);
+      if (inserted) return this.hold(due, token, requestId, now);
       const holder = await this.attempts.findById(token);
       if (holder && holder.lease_until.getTime() > now.getTime()) return null;
     }
@@ -65,41 +70,43 @@ export class DeliveryClaims {
    */
   async finish(claim: Claim, result: AttemptResult, outcome: AttemptOutcome): Promise<boolean> {
     await this.attempts.recordResult(claim.token, result, new Date());
-    const current = await this.deliveries.findAnyById(claim.delivery._id);
-    const holds = current?.claim_token === claim.token && current.state === 'pending';
-    if (holds) await this.deliveries.applyOutcome(claim.delivery._id, outcome);
-    return holds;
+    const { delivery } = claim;
+    if (!(await this.deliveries.applyOutcome(delivery._id, claim.slot, outcome))) return false;
+    if (outcome.next_attempt_at) {
+      await this.schedule.set(toDue({ ...delivery, next_attempt_at: outcome.next_attempt_at }));
+    } else {
+      await this.schedule.remove(delivery._id);
+    }
+    return true;
   }
 
   /**
-   * Reads the delivery again after the insert: a sender that finished this slot before it (while
-   * this one read a stale schedule) has moved the slot on, and then this claim is withdrawn.
+   * After the insert, reads the delivery: when its slot has moved on (a sender that read the
+   * schedule earlier finished it, or a redeliver replaced it), the claim is withdrawn.
    */
-  private async confirm(
-    read: DeliveryRecord,
-    slot: number,
+  private async hold(
+    due: DueDelivery,
     token: string,
     requestId: string,
     startedAt: Date,
   ): Promise<Claim | null> {
-    const delivery = await this.deliveries.findAnyById(read._id);
-    if (!isDue(delivery, startedAt) || delivery.next_attempt_at.getTime() !== slot) {
+    const slot = new Date(due.slot);
+    const delivery = await this.deliveries.findPendingAt(due.merchant_id, due.id, slot);
+    if (!delivery) {
       await this.attempts.deleteById(token);
+      await this.reconcile(due);
       return null;
     }
-    await this.deliveries.setClaimToken(delivery._id, token);
-    return { delivery: { ...delivery, claim_token: token }, token, requestId, startedAt };
+    return { delivery, slot, token, requestId, startedAt };
   }
-}
 
-function isDue(
-  delivery: DeliveryRecord | null,
-  now: Date,
-): delivery is DeliveryRecord & { next_attempt_at: Date } {
-  return (
-    delivery !== null &&
-    delivery.state === 'pending' &&
-    delivery.next_attempt_at !== null &&
-    delivery.next_attempt_at.getTime() <= now.getTime()
-  );
+  /** A schedule entry that no longer matches its delivery (after a crash) is put right. */
+  private async reconcile(due: DueDelivery): Promise<void> {
+    const delivery = await this.deliveries.tenant.findById(due.merchant_id, due.id);
+    if (delivery?.state === 'pending' && delivery.next_attempt_at) {
+      if (delivery.next_attempt_at.getTime() !== due.slot) await this.schedule.set(toDue(delivery));
+    } else {
+      await this.schedule.remove(due.id);
+    }
+  }
 }

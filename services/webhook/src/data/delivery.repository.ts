@@ -1,5 +1,5 @@
-/** Deliveries and their stored schedule. Claims on a slot live in delivery-claims.ts. */
-import type { FilterQuery, Model } from 'mongoose';
+/** Deliveries (one event for one endpoint). Claims on a slot live in delivery-claims.ts. */
+import type { Model } from 'mongoose';
 import { TenantRepository, isDuplicateKeyError } from '@aff/mongo';
 import type { DueDelivery } from '../domain/ports';
 import type { AttemptOutcome } from '../domain/retry-schedule';
@@ -23,38 +23,33 @@ export class DeliveryRepository {
     }
   }
 
-  /** Due deliveries, oldest slot first, skipping endpoints whose lanes are full. */
-  async findDue(now: Date, limit: number, skipEndpoints: string[]): Promise<DueDelivery[]> {
-    const filter: FilterQuery<DeliveryRecord> = {
-      state: 'pending',
-      next_attempt_at: { $lte: now },
-    };
-    if (skipEndpoints.length > 0) filter.endpoint_id = { $nin: skipEndpoints };
-    const found = await this.model
-      .find(filter, { _id: 1, endpoint_id: 1 })
-      .sort({ next_attempt_at: 1 })
-      .limit(limit)
-      .lean<Pick<DeliveryRecord, '_id' | 'endpoint_id'>[]>()
-      .exec();
-    return found.map((d) => ({ id: d._id, endpoint_id: d.endpoint_id }));
-  }
-
-  /** Any merchant's delivery, for the senders (they act for every tenant). */
-  async findAnyById(id: string): Promise<DeliveryRecord | null> {
-    return this.model.findById(id).lean<DeliveryRecord>().exec();
-  }
-
-  async setClaimToken(id: string, token: string): Promise<void> {
-    await this.model.updateOne({ _id: id }, { $set: { claim_token: token } }).exec();
-  }
-
-  async applyOutcome(id: string, outcome: AttemptOutcome): Promise<void> {
-    await this.model
-      .updateOne({ _id: id }, { $set: { ...outcome, claim_token: null, updated_at: new Date() } })
+  /** The delivery an event already has for an endpoint. */
+  async findForEvent(eventId: string, endpointId: string): Promise<DeliveryRecord | null> {
+    return this.model
+      .findOne({ event_id: eventId, endpoint_id: endpointId })
+      .lean<DeliveryRecord>()
       .exec();
   }
 
-  /** Due again at once with a fresh 3-day window; an attempt in flight loses its claim. */
+  /** The delivery, if it is still pending at `slot` (not finished or redelivered since). */
+  async findPendingAt(merchantId: string, id: string, slot: Date): Promise<DeliveryRecord | null> {
+    const delivery = await this.tenant.findById(merchantId, id);
+    const current = delivery?.state === 'pending' && delivery.next_attempt_at;
+    return current && new Date(current).getTime() === slot.getTime() ? delivery : null;
+  }
+
+  /** Applies an attempt's outcome if the delivery is still at the slot the attempt claimed. */
+  async applyOutcome(id: string, slot: Date, outcome: AttemptOutcome): Promise<boolean> {
+    const result = await this.model
+      .updateOne(
+        { _id: id, state: 'pending', next_attempt_at: slot },
+        { $set: { ...outcome, updated_at: new Date() } },
+      )
+      .exec();
+    return result.matchedCount > 0;
+  }
+
+  /** Due again at once with a fresh 3-day window; an attempt in flight no longer decides. */
   async requeue(merchantId: string, id: string, now: Date): Promise<DeliveryRecord | null> {
     return this.model
       .findOneAndUpdate(
@@ -64,7 +59,6 @@ export class DeliveryRepository {
             state: 'pending',
             next_attempt_at: now,
             first_attempt_at: null,
-            claim_token: null,
             updated_at: now,
           },
         },
@@ -77,4 +71,16 @@ export class DeliveryRepository {
   async deleteForEndpoint(merchantId: string, endpointId: string): Promise<void> {
     await this.model.deleteMany({ merchant_id: merchantId, endpoint_id: endpointId }).exec();
   }
+}
+
+/** The schedule entry of a pending delivery: due at its `next_attempt_at`. */
+export function toDue(
+  record: Pick<DeliveryRecord, '_id' | 'merchant_id' | 'endpoint_id' | 'next_attempt_at'>,
+): DueDelivery {
+  return {
+    id: record._id,
+    merchant_id: record.merchant_id,
+    slot: new Date(record.next_attempt_at!).getTime(),
+    endpoint_id: record.endpoint_id,
+  };
 }

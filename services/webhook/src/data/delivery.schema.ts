@@ -20,10 +20,11 @@ export interface DeliveryRecord {
   state: DeliveryState;
   /** Start of the 3-day retry window; null until the first attempt (and again after a redeliver). */
   first_attempt_at: Date | null;
-  /** The slot of the next attempt; null once delivered or failed. */
+  /**
+   * The slot of the next attempt; null once delivered or failed. Claims are per slot, and an
+   * attempt's outcome applies only while the slot is still the one it claimed.
+   */
   next_attempt_at: Date | null;
-  /** Id of the attempt that holds the current slot; an attempt whose claim was replaced only logs. */
-  claim_token: string | null;
   created_at: Date;
   updated_at: Date;
   pending_events: StoredPendingEvent[];
@@ -42,7 +43,6 @@ const schema = new Schema<DeliveryRecord>(
     state: { type: String, required: true },
     first_attempt_at: { type: Date, default: null },
     next_attempt_at: { type: Date, default: null },
-    claim_token: { type: String, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     pending_events: { type: Schema.Types.Mixed, default: () => [] },
@@ -51,8 +51,6 @@ const schema = new Schema<DeliveryRecord>(
 );
 // Idempotency of the fan-out: a redelivered event creates no second delivery for an endpoint.
 schema.index({ event_id: 1, endpoint_id: 1 }, { unique: true });
-// The poller's query: due pending deliveries, oldest slot first.
-schema.index({ state: 1, next_attempt_at: 1 });
 // The delivery log of one endpoint, newest first.
 schema.index({ merchant_id: 1, endpoint_id: 1, created_at: -1 });
 

@@ -10,7 +10,7 @@ import type { EndpointRecord } from '../data/endpoint.schema';
 import { buildBody } from './payload';
 import { outcomeOf, type AttemptOutcome } from './retry-schedule';
 import { webhookHeaders } from './signature';
-import type { SendResult, WebhookSender } from './ports';
+import type { DueDelivery, SendResult, WebhookSender } from './ports';
 
 export interface AttemptSettings {
   /** Multiplies the retry schedule's waits (tests compress 3 days). */
@@ -28,8 +28,8 @@ export class DeliveryAttempts {
   ) {}
 
   /** Makes one attempt if the delivery is due and free; false when there was nothing to do. */
-  async attempt(deliveryId: string): Promise<boolean> {
-    const claim = await this.claims.claim(deliveryId, new Date(), this.settings.leaseMs);
+  async attempt(due: DueDelivery): Promise<boolean> {
+    const claim = await this.claims.claim(due, new Date(), this.settings.leaseMs);
     if (!claim) return false;
     const { delivery } = claim;
     const firstAttemptAt = delivery.first_attempt_at ?? claim.startedAt;

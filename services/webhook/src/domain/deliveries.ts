@@ -4,8 +4,9 @@ import { errors, paginate, type PageRequest } from '@aff/api';
 import type { FilterQuery } from 'mongoose';
 import type { AttemptRecord } from '../data/attempt.schema';
 import type { AttemptRepository } from '../data/attempt.repository';
-import type { DeliveryRepository } from '../data/delivery.repository';
+import { toDue, type DeliveryRepository } from '../data/delivery.repository';
 import type { DeliveryRecord, DeliveryState } from '../data/delivery.schema';
+import type { ScheduleRepository } from '../data/schedule.repository';
 import type { EndpointUseCases } from './endpoints';
 import { toDeliveryView, type DeliveryView } from './views';
 import type { CallContext, DeliveryQueue } from './ports';
@@ -14,6 +15,7 @@ export class DeliveryUseCases {
   constructor(
     private readonly deliveries: DeliveryRepository,
     private readonly attempts: AttemptRepository,
+    private readonly schedule: ScheduleRepository,
     private readonly endpoints: EndpointUseCases,
     private readonly queue: DeliveryQueue,
   ) {}
@@ -50,7 +52,9 @@ export class DeliveryUseCases {
   async redeliver(ctx: CallContext, id: string): Promise<DeliveryView> {
     const record = await this.deliveries.requeue(ctx.merchantId, id, new Date());
     if (!record) throw errors.notFound('Webhook delivery', id);
-    this.queue.offer([{ id: record._id, endpoint_id: record.endpoint_id }]);
+    const due = toDue(record);
+    await this.schedule.set(due);
+    this.queue.offer([due]);
     const attempts = await this.attempts.forDeliveries(ctx.merchantId, [record._id]);
     return toDeliveryView(record, attempts);
   }

@@ -7,6 +7,7 @@ import type { TenantRepository } from '@aff/mongo';
 import type { AttemptRepository } from '../data/attempt.repository';
 import type { DeliveryRepository } from '../data/delivery.repository';
 import type { EndpointRecord } from '../data/endpoint.schema';
+import type { ScheduleRepository } from '../data/schedule.repository';
 import { ALL_EVENTS, type EndpointBodySchemas } from './endpoint-rules';
 import { generateSecret } from './signature';
 import { toEndpointView, type EndpointView } from './views';
@@ -20,6 +21,7 @@ export class EndpointUseCases {
     private readonly endpoints: TenantRepository<EndpointRecord>,
     private readonly deliveries: DeliveryRepository,
     private readonly attempts: AttemptRepository,
+    private readonly schedule: ScheduleRepository,
     private readonly schemas: EndpointBodySchemas,
   ) {}
 
@@ -71,6 +73,7 @@ export class EndpointUseCases {
   async delete(ctx: CallContext, id: string): Promise<{ id: string; deleted: true }> {
     await this.getRecord(ctx, id);
     await this.endpoints.deleteById(ctx.merchantId, id);
+    await this.schedule.removeForEndpoint(ctx.merchantId, id);
     await this.deliveries.deleteForEndpoint(ctx.merchantId, id);
     await this.attempts.deleteForEndpoint(ctx.merchantId, id);
     return { id, deleted: true };

@@ -5,9 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import type { EventEnvelope } from '@aff/contracts';
 import type { TenantRepository } from '@aff/mongo';
-import type { DeliveryRepository } from '../data/delivery.repository';
+import { toDue, type DeliveryRepository } from '../data/delivery.repository';
 import type { DeliveryRecord } from '../data/delivery.schema';
 import type { EndpointRecord } from '../data/endpoint.schema';
+import type { ScheduleRepository } from '../data/schedule.repository';
 import { isPublicEventType, subscriptionKeys } from './endpoint-rules';
 import { toWebhookObject } from './payload';
 import type { DueDelivery, TraceCarrier } from './ports';
@@ -16,6 +17,7 @@ export class FanOut {
   constructor(
     private readonly endpoints: TenantRepository<EndpointRecord>,
     private readonly deliveries: DeliveryRepository,
+    private readonly schedule: ScheduleRepository,
   ) {}
 
   /** The deliveries this call created, due at once. */
@@ -34,10 +36,22 @@ export class FanOut {
     for (const endpoint of endpoints) {
       const record = newDelivery(event, endpoint, objectJson, trace);
       if (await this.deliveries.insertOnce(record)) {
-        created.push({ id: record._id, endpoint_id: endpoint._id });
+        const due = toDue(record);
+        await this.schedule.set(due);
+        created.push(due);
+      } else {
+        await this.rescheduleExisting(event.id, endpoint._id);
       }
     }
     return created;
+  }
+
+  /** An event seen again: its delivery exists, but a crash may have cut it off before scheduling. */
+  private async rescheduleExisting(eventId: string, endpointId: string): Promise<void> {
+    const existing = await this.deliveries.findForEvent(eventId, endpointId);
+    if (existing?.state === 'pending' && existing.first_attempt_at === null) {
+      await this.schedule.set(toDue(existing));
+    }
   }
 }
 
@@ -60,7 +74,6 @@ function newDelivery(
     state: 'pending',
     first_attempt_at: null,
     next_attempt_at: now,
-    claim_token: null,
     created_at: now,
     updated_at: now,
   };

@@ -30,9 +30,12 @@ export interface WebhookSender {
   send(request: OutboundRequest, trace: TraceCarrier): Promise<SendResult>;
 }
 
-/** A delivery that is due, and the endpoint whose concurrency it counts against. */
+/** A delivery that is due: its id, the slot it is due for, and the endpoint it counts against. */
 export interface DueDelivery {
   id: string;
+  merchant_id: string;
+  /** `next_attempt_at` in ms: the attempt claims this slot, so a stale offer claims nothing. */
+  slot: number;
   endpoint_id: string;
 }
 

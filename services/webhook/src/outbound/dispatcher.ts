@@ -20,25 +20,26 @@ export interface DispatcherOptions {
 }
 
 export class DeliveryDispatcher implements DeliveryQueue {
-  private readonly pool: queueAsPromised<string, void>;
-  private readonly lanes = new Map<string, queueAsPromised<string, void>>();
+  private readonly pool: queueAsPromised<DueDelivery, void>;
+  private readonly lanes = new Map<string, queueAsPromised<DueDelivery, void>>();
+  /** `<id>:<slot>` of every offer waiting or running, so one is not queued twice. */
   private readonly queued = new Set<string>();
   private readonly laneBacklog: number;
   private readonly maxQueued: number;
   private stopped = false;
 
   constructor(
-    attempt: (deliveryId: string) => Promise<unknown>,
+    attempt: (due: DueDelivery) => Promise<unknown>,
     private readonly options: DispatcherOptions,
     private readonly log: Logger,
   ) {
     this.laneBacklog = options.laneBacklog ?? options.perEndpoint * 4;
     this.maxQueued = options.maxQueued ?? options.concurrency * 16;
-    this.pool = fastq.promise(async (id: string) => {
+    this.pool = fastq.promise(async (due: DueDelivery) => {
       if (this.stopped) return;
-      await attempt(id).catch((error: unknown) =>
+      await attempt(due).catch((error: unknown) =>
         // The delivery stays due in the database; the poller brings it back.
-        this.log.warn({ err: error, deliveryId: id }, 'delivery attempt failed; will retry'),
+        this.log.warn({ err: error, deliveryId: due.id }, 'delivery attempt failed; will retry'),
       );
     }, options.concurrency);
   }
@@ -47,15 +48,16 @@ export class DeliveryDispatcher implements DeliveryQueue {
   offer(due: DueDelivery[]): void {
     for (const item of due) {
       if (this.stopped || this.queued.size >= this.maxQueued) return;
-      if (this.queued.has(item.id)) continue;
+      const key = `${item.id}:${item.slot}`;
+      if (this.queued.has(key)) continue;
       const lane = this.laneOf(item.endpoint_id);
       if (lane.length() + lane.running() >= this.laneBacklog) continue;
-      this.queued.add(item.id);
+      this.queued.add(key);
       void lane
-        .push(item.id)
+        .push(item)
         .catch((error: unknown) => this.log.error({ err: error }, 'delivery lane failed'))
         .finally(() => {
-          this.queued.delete(item.id);
+          this.queued.delete(key);
           if (lane.idle() && this.lanes.get(item.endpoint_id) === lane) {
             this.lanes.delete(item.endpoint_id);
           }
@@ -85,10 +87,10 @@ export class DeliveryDispatcher implements DeliveryQueue {
     await this.pool.drained();
   }
 
-  private laneOf(endpointId: string): queueAsPromised<string, void> {
+  private laneOf(endpointId: string): queueAsPromised<DueDelivery, void> {
     let lane = this.lanes.get(endpointId);
     if (!lane) {
-      lane = fastq.promise((id: string) => this.pool.push(id), this.options.perEndpoint);
+      lane = fastq.promise((due: DueDelivery) => this.pool.push(due), this.options.perEndpoint);
       this.lanes.set(endpointId, lane);
     }
     return lane;
