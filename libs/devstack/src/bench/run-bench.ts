@@ -16,6 +16,7 @@ import { startSystem } from '../system';
 import { startBaseline } from './bench-targets';
 import { formatTable, measure, type Measurement } from './measure';
 import { benchProcessorPath, benchVisits, prepareAffiliate } from './money-bench';
+import { benchWebhooks, formatWebhookBench } from './webhook-bench';
 
 export function runBench(argv: string[]): void {
   main(argv).then(
@@ -122,6 +123,12 @@ async function main(argv: string[]): Promise<void> {
         '',
       ].join('\n'),
     );
+
+    // Last: it stops and restarts the webhook process to measure a backlog drain.
+    const webhooks = await benchWebhooks(system, merchant, {
+      log: (line) => process.stdout.write(`${line}\n`),
+    });
+    process.stdout.write(`${formatWebhookBench(webhooks)}\n`);
   } finally {
     for (const stop of stops.reverse()) await stop();
   }

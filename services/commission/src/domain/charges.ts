@@ -91,7 +91,12 @@ export class ChargeUseCases {
         ctx.merchantId,
         sale._id,
         { $set: { ...amounts, updated_at: now } },
+        // `sale.updated` for consumers of any sale change, `sale.refunded` for the reason.
         [
+          withId(
+            buildEvent('sale.updated', ctx.merchantId, toSaleView(next)),
+            `${input.processor_event_id}:sale.updated`,
+          ),
           withId(
             buildEvent('sale.refunded', ctx.merchantId, toSaleView(next)),
             `${input.processor_event_id}:sale.refunded`,
