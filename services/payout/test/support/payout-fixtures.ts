@@ -17,6 +17,7 @@ import {
   type PayoutView,
 } from '@aff/contracts';
 import { EventPublisher } from '@aff/messaging';
+import { eventually } from '../../../../test/support/processor';
 
 export const COMMISSION_CONSUMER = 'payout-commissions';
 
@@ -167,23 +168,5 @@ export async function payoutEvents(
   }
 }
 
-/** Polls `check` until it returns a value (not undefined) or the time is up. */
-export async function eventually<T>(
-  check: () => Promise<T | undefined>,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== undefined) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`condition not met in ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+// One polling helper for every test: the end-to-end suite's.
+export { eventually };
