@@ -17,14 +17,24 @@ export async function findEvents(
   predicate: (event: EventEnvelope<any>) => boolean,
   timeoutMs = 5000,
 ): Promise<SeenEvent[]> {
-  const nc = await connect({ servers: process.env.NATS_URL });
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await readEvents(stream, subject, predicate);
+    if (found.length > 0 || Date.now() > deadline) return found;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** The matching events stored right now, in stream order (no waiting). */
+export async function readEvents(
+  stream: string,
+  subject: string,
+  predicate: (event: EventEnvelope<any>) => boolean,
+  natsUrl = process.env.NATS_URL,
+): Promise<SeenEvent[]> {
+  const nc = await connect({ servers: natsUrl });
   try {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = await scan(nc, stream, subject, predicate);
-      if (found.length > 0 || Date.now() > deadline) return found;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    return await scan(nc, stream, subject, predicate);
   } finally {
     await nc.close();
   }

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { connect } from '@nats-io/transport-node';
-import { DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import {
   STREAMS,
   buildEvent,
@@ -18,6 +18,7 @@ import {
 } from '@aff/contracts';
 import { EventPublisher } from '@aff/messaging';
 import { eventually } from '../../../../test/support/processor';
+import { readEvents } from '../../../../test/support/events';
 
 export const COMMISSION_CONSUMER = 'payout-commissions';
 
@@ -142,30 +143,13 @@ export async function payoutEvents(
   payoutId: string,
   natsUrl = process.env.NATS_URL!,
 ): Promise<EventEnvelope<PayoutView>[]> {
-  const nc = await connect({ servers: natsUrl });
-  try {
-    const consumer = await jetstream(nc).consumers.get(STREAMS.payout.name, {
-      filter_subjects: ['evt.payout.>'],
-      deliver_policy: DeliverPolicy.All,
-    });
-    const found: EventEnvelope<PayoutView>[] = [];
-    for (;;) {
-      const pending = (await consumer.info(true)).num_pending;
-      if (pending === 0) break;
-      const batch = await consumer.fetch({ max_messages: Math.min(pending, 500), expires: 2000 });
-      let got = 0;
-      for await (const msg of batch) {
-        got++;
-        const event = msg.json<EventEnvelope<PayoutView>>();
-        if (event.data?.id === payoutId) found.push(event);
-      }
-      if (got === 0) break;
-    }
-    await consumer.delete().catch(() => undefined);
-    return found;
-  } finally {
-    await nc.close();
-  }
+  const seen = await readEvents(
+    STREAMS.payout.name,
+    'evt.payout.>',
+    (e) => e.data?.id === payoutId,
+    natsUrl,
+  );
+  return seen.map((s) => s.event as EventEnvelope<PayoutView>);
 }
 
 // One polling helper for every test: the end-to-end suite's.
