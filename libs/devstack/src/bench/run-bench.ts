@@ -44,7 +44,10 @@ async function main(argv: string[]): Promise<void> {
   const logDir = path.join(root, '.local', 'bench-logs');
   fs.mkdirSync(logDir, { recursive: true });
 
-  const infra = await startInfra({ log: (line) => process.stdout.write(`[infra] ${line}\n`) });
+  const infra = await startInfra({
+    log: (line) => process.stdout.write(`[infra] ${line}\n`),
+    mongoBackend: 'h2',
+  });
   const system = await startSystem({
     infra,
     logDir,
