@@ -7,7 +7,8 @@
 #      schemas generated from the Kubernetes OpenAPI document (any invalid object, or any
 #      kind without a schema, fails), and the first two by check-chart-policy.py (every
 #      object present; security contexts, probes, credentials from Secrets, selectors,
-#      NetworkPolicies);
+#      NetworkPolicies), and each component's settings by its service's config schema
+#      (check-chart-settings.cjs, when the services are built);
 #   4. NOTES.txt renders for each;
 #   5. docker-compose.yml against the Compose specification's JSON schema.
 #
@@ -146,6 +147,15 @@ for render in default production other; do
   if [ "$render" != other ]; then
     "$PYTHON" "$ROOT/deploy/ci/check-chart-policy.py" "$out" || fail "chart policy ($render values)"
   fi
+
+  # Each component's ConfigMap against its service's own config schema (needs the build).
+  "$PYTHON" -c '
+import json, sys, yaml
+objects = [o for o in yaml.safe_load_all(open(sys.argv[1])) if o and o["kind"] == "ConfigMap"]
+print(json.dumps({o["metadata"]["labels"]["app.kubernetes.io/component"]: o.get("data", {}) for o in objects}))
+' "$out" >"$WORK/$render-settings.json"
+  node "$ROOT/deploy/ci/check-chart-settings.cjs" "$WORK/$render-settings.json" \
+    || fail "component settings ($render values)"
 
   # NOTES.txt is only rendered by install/upgrade; render it here through tpl in a copy.
   notes_chart="$WORK/notes-chart"
