@@ -127,7 +127,7 @@ export async function startAffiliateService(
       .finally(() => {
         repairing = false;
       });
-  }, 10_000);
+  }, 30_000);
   repairTimer.unref();
 
   const health: HealthServer | undefined = await startHealthServer(config.HEALTH_PORT, {

@@ -73,6 +73,10 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.PORT, config.HOST, () => resolve(s));
   });
+  // Idle keep-alive connections outlive those of the clients and load balancers in front (they
+  // close first, typically at 60 s or less), so a request never meets a socket we just closed.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   const port = (server.address() as AddressInfo).port;
   log.info({ port, publicUrl: config.PUBLIC_URL }, 'gateway listening');
 
