@@ -1,0 +1,328 @@
+/**
+ * The affiliate portal: sign-in by magic link, a server-rendered dashboard, settings, sign-out,
+ * and the e-mail confirmation link. HTML only; data comes from the owning services.
+ */
+import { randomBytes } from 'node:crypto';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { isAppError } from '@aff/api';
+import type { Logger } from '@aff/logging';
+import type { RpcClient } from '@aff/messaging';
+import { html, type SafeHtml } from './html';
+import { layout } from './portal-layout';
+import { PortalData, PortalReplyError } from './portal-data';
+import { csrfMatches, type PortalSession, type PortalSessions } from './portal-sessions';
+import { clearSessionCookie, isHttps, readSessionCookie, setSessionCookie } from './session-cookie';
+import { loadDashboard } from './dashboard-loader';
+import { dashboardBody } from './dashboard-page';
+import {
+  commissionBody,
+  commissionsBody,
+  messageBody,
+  payoutBody,
+  payoutsBody,
+  referralsBody,
+} from './other-pages';
+
+export interface PortalDeps {
+  rpc: RpcClient;
+  sessions: PortalSessions;
+  publicUrl: string;
+  log: Logger;
+}
+
+interface Locals {
+  session: PortalSession;
+  token: string;
+}
+
+const ASK_AGAIN =
+  'Sign-in links work once and for one minute, and only the newest one works. Ask the program you work with for a new sign-in link.';
+
+export function portalRouter(deps: PortalDeps): Router {
+  const router = express.Router();
+  router.use('/portal', securityHeaders);
+  const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 });
+
+  router.get('/portal/sso', async (req, res) => {
+    const token = typeof req.query.token === 'string' ? req.query.token : '';
+    const reply = await deps.rpc.call(
+      'affiliate',
+      'redeemMagicLink',
+      anonymous(token),
+      requestId(res),
+    );
+    if (reply.status !== 200) {
+      const down = reply.status >= 500;
+      page(res, reply.status, down ? 'Portal unavailable' : 'This sign-in link does not work', {
+        body: messageBody(
+          down ? 'Portal unavailable' : 'This sign-in link does not work',
+          down
+            ? 'Please try again in a moment.'
+            : `It has expired, was already used, or a newer link replaced it. ${ASK_AGAIN}`,
+        ),
+      });
+      return;
+    }
+    const { merchant_id: merchantId, affiliate } = reply.body as {
+      merchant_id: string;
+      affiliate: { id: string; first_name: string; last_name: string };
+    };
+    await deps.sessions.close(readSessionCookie(req));
+    const opened = await deps.sessions.open(
+      merchantId,
+      affiliate.id,
+      `${affiliate.first_name} ${affiliate.last_name}`,
+    );
+    setSessionCookie(res, opened.token, opened.session.expiresAt, isHttps(req, deps.publicUrl));
+    res.redirect(303, '/portal');
+  });
+
+  router.get('/portal/confirm-email', async (req, res) => {
+    const token = typeof req.query.token === 'string' ? req.query.token : '';
+    const reply = await deps.rpc.call(
+      'affiliate',
+      'confirmEmail',
+      anonymous(token),
+      requestId(res),
+    );
+    if (reply.status === 200) {
+      const { affiliate } = reply.body as { affiliate: { email: string } };
+      page(res, 200, 'E-mail confirmed', {
+        body: messageBody('E-mail confirmed', `Your account e-mail is now ${affiliate.email}.`),
+      });
+      return;
+    }
+    const body = reply.body as { error?: string; details?: string[] };
+    page(res, reply.status, 'This confirmation link does not work', {
+      body: messageBody(
+        'This confirmation link does not work',
+        reply.status >= 500
+          ? 'Please try again in a moment.'
+          : `${body.details?.[0] ?? 'It has expired, was already used, or a newer change replaced it.'} To get a new link, change your e-mail again in the dashboard.`,
+      ),
+    });
+  });
+
+  router.get('/portal/signed-out', (_req, res) => {
+    page(res, 200, 'Signed out', {
+      body: messageBody(
+        'You are signed out',
+        'To sign in again, ask the program you work with for a new sign-in link.',
+      ),
+    });
+  });
+
+  router.use('/portal', requireSession(deps));
+
+  router.get('/portal', async (req, res) => {
+    const data = portalData(deps, res);
+    const model = await loadDashboard(data, locals(res).session.csrfToken);
+    model.notice = noticeText(req.query.notice);
+    page(res, 200, 'Dashboard', { body: dashboardBody(model), signedIn: true });
+  });
+
+  router.post('/portal/settings', form, checkCsrf, async (req, res) => {
+    const fields = (req.body ?? {}) as Record<string, unknown>;
+    const text = (name: string) =>
+      typeof fields[name] === 'string' ? (fields[name] as string) : '';
+    const data = portalData(deps, res);
+    const before = await data.affiliate();
+    const body: Record<string, string> = {
+      wallet_a_email: text('wallet_a_email'),
+      wallet_b_email: text('wallet_b_email'),
+      // An unticked checkbox sends nothing: absence means "off".
+      receive_new_commission_notifications: text('receive_new_commission_notifications')
+        ? 'true'
+        : 'false',
+      ...(text('email') ? { email: text('email') } : {}),
+    };
+    try {
+      const after = await data.updateSettings(body);
+      const notice =
+        after.unconfirmed_email && after.unconfirmed_email !== before.unconfirmed_email
+          ? 'confirm'
+          : 'saved';
+      res.redirect(303, `/portal?notice=${notice}`);
+    } catch (error) {
+      if (!(error instanceof PortalReplyError) || error.status !== 422) throw error;
+      const model = await loadDashboard(data, locals(res).session.csrfToken);
+      model.formErrors = error.details.length ? error.details : [error.message];
+      page(res, 422, 'Dashboard', { body: dashboardBody(model), signedIn: true });
+    }
+  });
+
+  router.post('/portal/sign-out', form, checkCsrf, async (req, res) => {
+    await deps.sessions.close(locals(res).token);
+    clearSessionCookie(res, isHttps(req, deps.publicUrl));
+    res.redirect(303, '/portal/signed-out');
+  });
+
+  router.get('/portal/referrals', async (req, res) => {
+    const list = await portalData(deps, res).referrals(pageQuery(req));
+    page(res, 200, 'Referrals', { body: referralsBody(list), signedIn: true });
+  });
+
+  router.get('/portal/commissions', async (req, res) => {
+    const filter = ['pending', 'due', 'paid', 'voided'].includes(String(req.query.state))
+      ? String(req.query.state)
+      : '';
+    const list = await portalData(deps, res).commissions({
+      ...pageQuery(req),
+      ...(filter ? { state: filter } : {}),
+    });
+    page(res, 200, 'Commissions', { body: commissionsBody(list, filter), signedIn: true });
+  });
+
+  router.get('/portal/commissions/:id', async (req, res) => {
+    const commission = await portalData(deps, res).commission(String(req.params.id));
+    if (!commission) return notFound(res);
+    page(res, 200, 'Commission', { body: commissionBody(commission), signedIn: true });
+  });
+
+  router.get('/portal/payouts', async (req, res) => {
+    const list = await portalData(deps, res).payouts(pageQuery(req));
+    page(res, 200, 'Payouts', { body: payoutsBody(list), signedIn: true });
+  });
+
+  router.get('/portal/payouts/:id', async (req, res) => {
+    const payout = await portalData(deps, res).payout(String(req.params.id));
+    if (!payout) return notFound(res);
+    page(res, 200, 'Payout', { body: payoutBody(payout), signedIn: true });
+  });
+
+  router.use('/portal', (_req, res) => notFound(res));
+  router.use('/portal', portalErrors(deps.log));
+  return router;
+}
+
+function requireSession(deps: PortalDeps) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const token = readSessionCookie(req);
+    const session = await deps.sessions.find(token);
+    if (!session || !token) {
+      if (token) clearSessionCookie(res, isHttps(req, deps.publicUrl));
+      page(res, 401, 'Signed out', {
+        body: messageBody(
+          'You are not signed in',
+          `Your session has ended or you signed out. ${ASK_AGAIN}`,
+        ),
+      });
+      return;
+    }
+    const value: Locals = { session, token };
+    res.locals.portal = value;
+    next();
+  };
+}
+
+function checkCsrf(req: Request, res: Response, next: NextFunction) {
+  const sent = (req.body as Record<string, unknown> | undefined)?._csrf;
+  if (!csrfMatches(locals(res).session, sent)) {
+    page(res, 403, 'Form expired', {
+      body: messageBody(
+        'This form has expired',
+        'Reload the dashboard and try again.',
+        html`<p><a href="/portal">Back to the dashboard</a></p>`,
+      ),
+    });
+    return;
+  }
+  next();
+}
+
+function securityHeaders(_req: Request, res: Response, next: NextFunction) {
+  const nonce = randomBytes(16).toString('base64');
+  res.locals.nonce = nonce;
+  res.set({
+    'Cache-Control': 'no-store',
+    'Content-Security-Policy': `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+    'Referrer-Policy': 'no-referrer',
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'DENY',
+  });
+  next();
+}
+
+function portalErrors(log: Logger) {
+  return (error: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(error);
+    if (error instanceof PortalReplyError && error.status < 500) {
+      page(res, error.status, 'Request not possible', {
+        body: messageBody('That did not work', error.message),
+      });
+      return;
+    }
+    if (isAppError(error) && error.status >= 500) {
+      page(res, error.status, 'Portal unavailable', {
+        body: messageBody('Portal unavailable', 'Please try again in a moment.'),
+      });
+      return;
+    }
+    const status = (error as { status?: number }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      page(res, status, 'Bad request', {
+        body: messageBody('Bad request', 'The form could not be read.'),
+      });
+      return;
+    }
+    log.error({ err: error, requestId: res.locals.requestId }, 'portal request failed');
+    page(res, 500, 'Something went wrong', {
+      body: messageBody('Something went wrong', 'Please try again in a moment.'),
+    });
+  };
+}
+
+function page(
+  res: Response,
+  status: number,
+  title: string,
+  opts: { body: SafeHtml; signedIn?: boolean },
+) {
+  const portal = res.locals.portal as Locals | undefined;
+  res
+    .status(status)
+    .type('html')
+    .send(
+      layout({
+        title,
+        nonce: res.locals.nonce as string,
+        body: opts.body,
+        ...(opts.signedIn && portal
+          ? { signedIn: { name: portal.session.name, csrf: portal.session.csrfToken } }
+          : {}),
+      }),
+    );
+}
+
+function notFound(res: Response) {
+  page(res, 404, 'Not found', {
+    body: messageBody(
+      'Not found',
+      'There is nothing here for your account.',
+      html`<p><a href="/portal">Back to the dashboard</a></p>`,
+    ),
+    signedIn: true,
+  });
+}
+
+const locals = (res: Response) => res.locals.portal as Locals;
+const requestId = (res: Response) => res.locals.requestId as string;
+const portalData = (deps: PortalDeps, res: Response) =>
+  new PortalData(deps.rpc, locals(res).session, requestId(res));
+
+/** Only the page number passes through; everything else a list gets comes from the session. */
+function pageQuery(req: Request): Record<string, unknown> {
+  const pageNumber = typeof req.query.page === 'string' ? req.query.page : undefined;
+  return pageNumber ? { page: pageNumber, limit: '25' } : { limit: '25' };
+}
+
+function anonymous(token: string) {
+  return { merchant_id: '', params: {}, query: { token }, body: {}, expand: [], api_key_id: null };
+}
+
+function noticeText(notice: unknown): string | undefined {
+  if (notice === 'saved') return 'Your settings are saved.';
+  if (notice === 'confirm')
+    return 'Your settings are saved. We sent a confirmation link to your new e-mail address; the change takes effect once you follow it.';
+  return undefined;
+}
