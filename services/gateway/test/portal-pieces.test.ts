@@ -1,6 +1,6 @@
 import type { CommissionView, ReferralView } from '@aff/contracts';
 import { escapeHtml, html } from '../src/portal/html';
-import { commissionTotals, dailyActivity } from '../src/portal/portal-summary';
+import { commissionTotals, dailyActivity, maskEmail } from '../src/portal/portal-summary';
 import { sessionCookie } from '../src/portal/session-cookie';
 
 describe('session cookie', () => {
@@ -30,10 +30,9 @@ describe('session cookie', () => {
 describe('html', () => {
   it('escapes interpolated text but not nested templates', () => {
     const name = '<script>alert("x")</script>';
-    expect(
-      html`<p>${name}</p>
-        ${html`<b>${'&'}</b>`}`.value,
-    ).toBe('<p>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;</p><b>&amp;</b>');
+    // prettier-ignore
+    const out = html`<p>${name}</p>${html`<b>${'&'}</b>`}`.value;
+    expect(out).toBe('<p>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;</p><b>&amp;</b>');
     expect(escapeHtml(`'`)).toBe('&#39;');
   });
 });
@@ -76,4 +75,9 @@ describe('dashboard figures', () => {
     expect(series.at(-1)).toEqual({ day: '2026-03-31', visitors: 1, conversions: 1 });
     expect(series.reduce((sum, d) => sum + d.visitors, 0)).toBe(3);
   });
+});
+
+it('masks customer e-mails down to their first letter and domain', () => {
+  expect(maskEmail('jane.doe@example.com')).toBe('j***@example.com');
+  expect(maskEmail('broken')).toBe('***');
 });

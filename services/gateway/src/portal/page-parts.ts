@@ -2,6 +2,7 @@
 import { formatMoney } from '@aff/api';
 import type { CommissionView, Pagination, PayoutView, ReferralView } from '@aff/contracts';
 import { html, type SafeHtml } from './html';
+import { maskEmail } from './portal-summary';
 
 export const money = (cents: number, currency: string) => formatMoney(cents, currency);
 
@@ -42,7 +43,7 @@ export const referralRow = (r: ReferralView) =>
     <td>${state(r.conversion_state)}</td>
     <td>${r.link?.token ?? '—'}</td>
     <td class="num">${r.visits}</td>
-    <td>${r.customer?.email ?? html`<span class="muted">—</span>`}</td>
+    <td>${r.customer?.email ? maskEmail(r.customer.email) : html`<span class="muted">—</span>`}</td>
   </tr>`;
 export const REFERRAL_HEADERS = [
   'Started',

@@ -29,6 +29,7 @@ h2{font-size:1.15rem;margin:0 0 12px}
 .table{overflow-x:auto}
 table{border-collapse:collapse;width:100%;min-width:420px}
 th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #e5e9ee;vertical-align:top}
+time{white-space:nowrap}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 .state{display:inline-block;padding:0 8px;border-radius:999px;background:#e8eef7;font-size:.85rem}
 button,.button{font:inherit;padding:8px 14px;border-radius:6px;border:1px solid #0b57d0;background:#0b57d0;color:#fff;cursor:pointer;min-height:44px}

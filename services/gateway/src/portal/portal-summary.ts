@@ -55,3 +55,10 @@ export function dailyActivity(referrals: ReferralView[], now: Date, days = 30): 
   }
   return series;
 }
+
+/** Customers are the merchant's, not the affiliate's: show enough to recognise one, no more. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at < 1) return '***';
+  return `${email.slice(0, 1)}***${email.slice(at)}`;
+}
