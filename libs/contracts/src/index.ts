@@ -10,3 +10,4 @@ export * from './schemas/campaign';
 export * from './build-event';
 export * from './deterministic-id';
 export * from './schemas/tracking';
+export * from './ordering';

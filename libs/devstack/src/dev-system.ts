@@ -26,7 +26,13 @@ async function run(): Promise<void> {
   const say = (line: string) => process.stdout.write(`${line}\n`);
 
   say('[start] starting MongoDB-protocol server, NATS and Redis');
-  const infra = await startInfra({ log: (line) => say(`[infra] ${line}`) });
+  // The local database keeps its data in an H2 file under .local/data while the stack runs.
+  fs.mkdirSync(path.join(localDir, 'data'), { recursive: true });
+  const infra = await startInfra({
+    log: (line) => say(`[infra] ${line}`),
+    dataDir: path.join(localDir, 'data'),
+    mongoBackend: 'h2',
+  });
   say('[start] starting gateway and services');
   const system = await startSystem({
     infra,

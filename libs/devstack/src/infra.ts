@@ -54,7 +54,7 @@ export async function startInfra(opts: StartInfraOptions = {}): Promise<Infra> {
     NAMES.map((name, i) => {
       if (sources[i] === 'env') return Promise.resolve(fromEnv(name));
       if (sources[i] === 'container') return startContainerServer(name);
-      return startLocalServer(name, dataRoot as string, log);
+      return startLocalServer(name, dataRoot as string, log, opts.mongoBackend);
     }),
   );
   const started = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));

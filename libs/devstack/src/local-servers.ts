@@ -20,7 +20,13 @@ interface LocalCommand {
   url: (port: number) => string;
 }
 
-function mongoCommand(): LocalCommand | undefined {
+/**
+ * How the local MongoDB-protocol server keeps its data: `memory` (tests: fastest, gone with the
+ * process) or `h2` (a file under the server's data dir; `npm start` and the bench).
+ */
+export type MongoBackend = 'memory' | 'h2';
+
+function mongoCommand(backend: MongoBackend): LocalCommand | undefined {
   const mongod = findBinary('mongod');
   if (mongod) {
     return {
@@ -29,29 +35,31 @@ function mongoCommand(): LocalCommand | undefined {
       url: (port) => `mongodb://${HOST}:${port}/`,
     };
   }
-  const ferretdb = findBinary('ferretdb');
-  if (!ferretdb) return undefined;
+  const javaServer = findBinary('mongo-java-server');
+  if (!javaServer) return undefined;
   return {
-    binary: ferretdb,
+    binary: javaServer,
     args: (port, dir) => [
-      '--handler=sqlite',
-      `--sqlite-url=file:${dir}/`,
-      `--listen-addr=${HOST}:${port}`,
-      '--telemetry=disable',
-      `--state-dir=${dir}`,
-      '--log-level=error',
-      // The debug/metrics listener has a fixed default port; "-" turns it off so instances can coexist.
-      '--debug-addr=-',
+      '--host',
+      HOST,
+      '--port',
+      String(port),
+      '--backend',
+      backend,
+      ...(backend === 'h2' ? ['--file', join(dir, 'mongo.h2.mv')] : []),
     ],
     url: (port) => `mongodb://${HOST}:${port}/`,
   };
 }
 
 /** The command that would start `name` locally, or undefined when its binary is not installed. */
-export function localCommand(name: ServerName): LocalCommand | undefined {
+export function localCommand(
+  name: ServerName,
+  mongoBackend: MongoBackend = 'memory',
+): LocalCommand | undefined {
   switch (name) {
     case 'mongo':
-      return mongoCommand();
+      return mongoCommand(mongoBackend);
     case 'nats': {
       const binary = findBinary('nats-server');
       return binary
@@ -142,8 +150,9 @@ export async function startLocalServer(
   name: ServerName,
   dataRoot: string,
   log: (line: string) => void,
+  mongoBackend: MongoBackend = 'memory',
 ): Promise<StartedServer> {
-  const cmd = localCommand(name);
+  const cmd = localCommand(name, mongoBackend);
   if (!cmd) throw new Error(`no local binary for ${name}; run deploy/local/install-infra.sh`);
   for (let i = 1; ; i++) {
     // A fresh dir per attempt, so a half-initialised store cannot fail the retry.

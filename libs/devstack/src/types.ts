@@ -13,6 +13,11 @@ export interface StartInfraOptions {
   dataDir?: string;
   /** false: never use containers, e.g. to test the local-binary path. Default: use them when an engine answers. */
   containers?: boolean;
+  /**
+   * Storage of a locally started mongo-java-server: `memory` (default; tests) or `h2` (a file in
+   * its data dir, like `npm start` and the bench). Ignored for mongod, containers and MONGO_URL.
+   */
+  mongoBackend?: 'memory' | 'h2';
 }
 
 export type ServerName = 'mongo' | 'nats' | 'redis';

@@ -49,7 +49,7 @@ describe('startInfra with local binaries', () => {
     }
     dataDir = mkdtempSync(join(tmpdir(), 'devstack-test-'));
     infra = await startInfra({ dataDir, containers: false, log: (line) => logLines.push(line) });
-    // Generous: on a fresh machine startInfra first builds nats-server and FerretDB (~5 min cold).
+    // Generous: on a fresh machine startInfra first builds nats-server and fetches mongo-java-server (~2 min cold).
   }, 15 * 60_000);
 
   afterAll(async () => {

@@ -1,29 +1,47 @@
 /**
- * A durable JetStream consumer with explicit acks and bounded concurrency. Success acks;
+ * A durable JetStream consumer with explicit acks, bounded concurrency and order by key. Success acks;
  * a retryable failure naks with a growing delay; an undecodable message or a non-retryable
  * AppError is terminated (poison) and logged, so it cannot block the stream.
  */
-import fastq from 'fastq';
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { ConsumerMessages, JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { HEADERS, eventEnvelopeSchema } from '@aff/contracts';
-import type { EventEnvelope } from '@aff/contracts';
+import { HEADERS, eventEnvelopeSchema, partitionSubjects, partitionToken } from '@aff/contracts';
+import type { EventEnvelope, EventType } from '@aff/contracts';
 import { isAppError } from '@aff/api';
 import type { Logger } from '@aff/logging';
 import { extractTraceContext } from './trace-context';
 import { decodeJson } from './json';
+import { KeyedLanes } from './keyed-lanes';
 
 export interface ConsumerOptions {
   stream: string;
   durable: string;
   filterSubjects: string[];
+  /** Handlers running at once in this process. */
   concurrency?: number;
+  /**
+   * Events with the same key are handled one after another, in delivery order; events with
+   * different keys run concurrently. Default: every event is its own key (no order at all).
+   * This orders events inside one process only; order across replicas comes from partitioned
+   * subjects with `maxAckPending: 1` (see docs/ordering.md).
+   */
+  orderingKey?: (event: EventEnvelope) => string;
+  /**
+   * Messages this durable may have delivered and unacknowledged, across every replica.
+   * 1 makes the durable strictly sequential cluster-wide. Default: concurrency × 4.
+   */
+  maxAckPending?: number;
   /** Milliseconds before an unacked message is redelivered. */
   ackWaitMs?: number;
-  handle: (event: EventEnvelope, log: Logger) => Promise<void>;
+  handle: (event: EventEnvelope, log: Logger, delivery: Delivery) => Promise<void>;
   log: Logger;
+}
+
+/** How often this message has been delivered (1 the first time), for handlers that give up. */
+export interface Delivery {
+  count: number;
 }
 
 export interface RunningConsumer {
@@ -32,6 +50,7 @@ export interface RunningConsumer {
 
 const tracer = trace.getTracer('@aff/messaging');
 const MAX_NAK_DELAY_MS = 60_000;
+const DEFAULT_CONCURRENCY = 32;
 /**
  * How long a delivered message may stay unacknowledged before JetStream offers it again. It is
  * also how long events wait after a consumer process dies holding them, so it is kept short;
@@ -47,7 +66,8 @@ export async function startConsumer(
   nc: NatsConnection,
   opts: ConsumerOptions,
 ): Promise<RunningConsumer> {
-  const concurrency = opts.concurrency ?? 8;
+  const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
+  const maxAckPending = opts.maxAckPending ?? concurrency * 4;
   const jsm = await jetstreamManager(nc);
   const config = {
     durable_name: opts.durable,
@@ -55,39 +75,51 @@ export async function startConsumer(
     deliver_policy: DeliverPolicy.All,
     filter_subjects: opts.filterSubjects,
     ack_wait: (opts.ackWaitMs ?? DEFAULT_ACK_WAIT_MS) * 1e6,
-    max_ack_pending: concurrency * 4,
+    max_ack_pending: maxAckPending,
   };
   const existing = await jsm.consumers.info(opts.stream, opts.durable).catch(() => undefined);
   if (existing) await jsm.consumers.update(opts.stream, opts.durable, config);
-  else await jsm.consumers.add(opts.stream, config);
+  else
+    await jsm.consumers.add(opts.stream, config).catch(async (error: unknown) => {
+      // Another replica may have created it between our look-up and add.
+      if (!(await jsm.consumers.info(opts.stream, opts.durable).catch(() => undefined)))
+        throw error;
+    });
 
   const consumer = await jetstream(nc).consumers.get(opts.stream, opts.durable);
-  const queue = fastq.promise((msg: JsMsg) => processOne(msg, opts), concurrency);
-  const messages: ConsumerMessages = await consumer.consume({ max_messages: concurrency * 2 });
+  const lanes = new KeyedLanes(concurrency);
+  const messages: ConsumerMessages = await consumer.consume({
+    max_messages: Math.min(maxAckPending, concurrency * 2),
+  });
   const loop = (async () => {
     for await (const msg of messages) {
-      // Waiting here keeps at most `concurrency` handlers running and the rest unpulled.
-      await queue.push(msg);
+      const event = decode(msg, opts);
+      if (!event) continue;
+      const key = opts.orderingKey ? opts.orderingKey(event) : event.id;
+      // Waits only for a free slot, so up to `concurrency` handlers run while the loop pulls on.
+      await lanes.add(key, () => processOne(msg, event, opts));
     }
   })();
   return {
     async stop() {
       await messages.close();
       await loop.catch(() => undefined);
-      await queue.drained();
+      await lanes.drained();
     },
   };
 }
 
-async function processOne(msg: JsMsg, opts: ConsumerOptions): Promise<void> {
-  let event: EventEnvelope;
+function decode(msg: JsMsg, opts: ConsumerOptions): EventEnvelope | undefined {
   try {
-    event = eventEnvelopeSchema.parse(decodeJson(msg.data)) as EventEnvelope;
+    return eventEnvelopeSchema.parse(decodeJson(msg.data)) as EventEnvelope;
   } catch (error) {
     opts.log.error({ err: error, subject: msg.subject, seq: msg.seq }, 'poison message terminated');
     msg.term('undecodable event');
-    return;
+    return undefined;
   }
+}
+
+async function processOne(msg: JsMsg, event: EventEnvelope, opts: ConsumerOptions): Promise<void> {
   const log = opts.log.child({
     eventId: event.id,
     eventType: event.type,
@@ -108,7 +140,9 @@ async function processOne(msg: JsMsg, opts: ConsumerOptions): Promise<void> {
     parent,
   );
   try {
-    await context.with(trace.setSpan(parent, span), () => opts.handle(event, log));
+    await context.with(trace.setSpan(parent, span), () =>
+      opts.handle(event, log, { count: msg.info.deliveryCount }),
+    );
     msg.ack();
   } catch (error) {
     span.setStatus({ code: SpanStatusCode.ERROR });
@@ -123,4 +157,41 @@ async function processOne(msg: JsMsg, opts: ConsumerOptions): Promise<void> {
   } finally {
     span.end();
   }
+}
+
+export type PartitionedConsumerOptions = Omit<
+  ConsumerOptions,
+  'durable' | 'filterSubjects' | 'concurrency' | 'maxAckPending' | 'orderingKey'
+> & {
+  /** Prefix of the durable names; partition N is `<durablePrefix>-pNN`. */
+  durablePrefix: string;
+  /** The partitioned event type (see @aff/contracts ordering.ts). */
+  type: EventType;
+};
+
+/**
+ * One durable per partition of a partitioned event type, each allowing one unacknowledged
+ * message cluster-wide: events of one key are handled one at a time, in stream order, by any
+ * number of replicas, while the partitions run side by side.
+ */
+export async function startPartitionedConsumers(
+  nc: NatsConnection,
+  opts: PartitionedConsumerOptions,
+): Promise<RunningConsumer> {
+  const consumers = await Promise.all(
+    partitionSubjects(opts.type).map((subject, partition) =>
+      startConsumer(nc, {
+        ...opts,
+        durable: `${opts.durablePrefix}-${partitionToken(partition)}`,
+        filterSubjects: [subject],
+        concurrency: 1,
+        maxAckPending: 1,
+      }),
+    ),
+  );
+  return {
+    async stop() {
+      await Promise.all(consumers.map((consumer) => consumer.stop()));
+    },
+  };
 }

@@ -5,7 +5,7 @@
 import { SpanKind, context, trace } from '@opentelemetry/api';
 import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
 import { headers as createHeaders, type NatsConnection } from '@nats-io/nats-core';
-import { HEADERS, eventSubject } from '@aff/contracts';
+import { HEADERS, publishSubject } from '@aff/contracts';
 import type { EventEnvelope } from '@aff/contracts';
 import { injectTraceContext } from './trace-context';
 import { encodeJson } from './json';
@@ -26,7 +26,7 @@ export class EventPublisher {
   }
 
   async publish(event: EventEnvelope, stored?: EventContext): Promise<void> {
-    const subject = eventSubject(event.type);
+    const subject = publishSubject(event);
     const hdrs = createHeaders();
     if (stored?.traceparent) {
       hdrs.set(HEADERS.traceparent, stored.traceparent);

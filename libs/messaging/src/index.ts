@@ -7,4 +7,6 @@ export * from './streams';
 export * from './event-publisher';
 export * from './event-consumer';
 export * from './outbox-relay';
+export * from './batcher';
+export * from './keyed-lanes';
 export type { NatsConnection, Subscription } from '@nats-io/nats-core';

@@ -1,7 +1,10 @@
 /**
  * Relays events that were stored inside a document write (the outbox) to JetStream, then
- * clears them. A sweep on an interval picks up whatever a crashed process left behind; the
- * stream's de-duplication and idempotent consumers absorb a second publish.
+ * clears them. Relaying does not hold up the write that stored the events: publishes run in
+ * the background, concurrently across documents and in order within one document, and the
+ * clearing writes are batched by the store. A sweep on an interval picks up whatever a crashed
+ * process left behind; the stream's de-duplication and idempotent consumers absorb a second
+ * publish.
  */
 import type { EventEnvelope } from '@aff/contracts';
 import type { Logger } from '@aff/logging';
@@ -10,7 +13,9 @@ import type { EventContext, EventPublisher } from './event-publisher';
 export interface PendingEvent {
   event: EventEnvelope;
   context: EventContext;
-  /** Removes the event from the document that stored it. */
+  /** Identifies the document that stored the event; its events are published in order. */
+  documentKey: string;
+  /** Removes the event from the document that stored it (batched by the store). */
   markPublished(): Promise<void>;
 }
 
@@ -20,9 +25,13 @@ export interface PendingEventStore {
   findPending(olderThan: Date, limit: number): Promise<PendingEvent[]>;
 }
 
+const SWEEP_BATCH = 500;
+
 export class OutboxRelay {
   private timer: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | undefined;
+  /** The last publish chain of each document with events in flight. */
+  private readonly chains = new Map<string, Promise<void>>();
 
   constructor(
     private readonly publisher: EventPublisher,
@@ -30,22 +39,40 @@ export class OutboxRelay {
     private readonly log: Logger,
   ) {}
 
-  /** Publish right after the write that stored them; failures are left for the sweep. */
-  async relay(pending: PendingEvent[]): Promise<void> {
+  /**
+   * Publishes right after the write that stored them, without making the writer wait; failures
+   * are left for the sweep. `flush()` waits for everything handed over so far.
+   */
+  relay(pending: PendingEvent[]): void {
     for (const item of pending) {
-      try {
-        await this.publisher.publish(item.event, item.context);
-        await item.markPublished();
-      } catch (error) {
-        this.log.warn({ err: error, eventId: item.event.id }, 'event publish deferred to sweep');
-      }
+      const previous = this.chains.get(item.documentKey) ?? Promise.resolve();
+      const next = previous.then(() => this.publishOne(item));
+      this.chains.set(item.documentKey, next);
+      void next.finally(() => {
+        if (this.chains.get(item.documentKey) === next) this.chains.delete(item.documentKey);
+      });
+    }
+  }
+
+  /** Resolves when every event handed to `relay` so far has been published or deferred. */
+  async flush(): Promise<void> {
+    while (this.chains.size > 0) await Promise.all([...this.chains.values()]);
+  }
+
+  private async publishOne(item: PendingEvent): Promise<void> {
+    try {
+      await this.publisher.publish(item.event, item.context);
+      await item.markPublished();
+    } catch (error) {
+      this.log.warn({ err: error, eventId: item.event.id }, 'event publish deferred to sweep');
     }
   }
 
   /** Sweep events that have waited longer than `graceMs` (so in-flight relays are not raced). */
   async sweep(graceMs = 2000): Promise<number> {
-    const pending = await this.store.findPending(new Date(Date.now() - graceMs), 100);
-    await this.relay(pending);
+    const pending = await this.store.findPending(new Date(Date.now() - graceMs), SWEEP_BATCH);
+    this.relay(pending);
+    await this.flush();
     return pending.length;
   }
 
@@ -61,8 +88,10 @@ export class OutboxRelay {
     this.timer.unref();
   }
 
+  /** Stops sweeping and waits for the events already handed over to be published. */
   async stop(): Promise<void> {
     clearInterval(this.timer);
     await this.sweeping;
+    await this.flush();
   }
 }

@@ -1,10 +1,11 @@
 /**
  * Outbox kept inside the aggregate's own document: the event is written in the same single-
  * document write as the state change (no transactions needed), relayed to JetStream, then
- * removed with `$pull` of the exact stored value (FerretDB's `$pull` supports only equality).
+ * removed with `$pull` by its id. Removals of many events share one unordered `bulkWrite`.
  */
-import type { Collection, Model } from 'mongoose';
+import type { AnyBulkWriteOperation, Collection, Model } from 'mongoose';
 import type { EventEnvelope } from '@aff/contracts';
+import { Batcher } from '@aff/messaging';
 import type { EventContext, PendingEvent, PendingEventStore } from '@aff/messaging';
 
 export const PENDING_EVENTS_FIELD = 'pending_events';
@@ -16,7 +17,7 @@ export interface StoredPendingEvent {
   context: EventContext;
 }
 
-/** The value to `$push` (or insert) into `pending_events`; JSON-clean so equality holds on `$pull`. */
+/** The value to `$push` (or insert) into `pending_events`; JSON-clean, like what is read back. */
 export function toStoredPendingEvent(
   event: EventEnvelope,
   context: EventContext,
@@ -29,6 +30,35 @@ export function toStoredPendingEvent(
   };
 }
 
+interface Removal {
+  documentId: string;
+  eventId: string;
+}
+
+const removers = new WeakMap<Collection, Batcher<Removal>>();
+
+/** One batcher per collection turns many `$pull`s into one bulk write. */
+function removerFor(collection: Collection): Batcher<Removal> {
+  let remover = removers.get(collection);
+  if (!remover) {
+    remover = new Batcher<Removal>({
+      maxItems: 500,
+      flush: async (items) => {
+        const ops = items.map((item): AnyBulkWriteOperation => ({
+          updateOne: {
+            filter: { _id: item.documentId },
+            update: { $pull: { [PENDING_EVENTS_FIELD]: { id: item.eventId } } } as never,
+          },
+        }));
+        await collection.bulkWrite(ops as never, { ordered: false });
+        return items.map(() => undefined);
+      },
+    });
+    removers.set(collection, remover);
+  }
+  return remover;
+}
+
 export function relayItem(
   collection: Collection,
   documentId: string,
@@ -37,14 +67,8 @@ export function relayItem(
   return {
     event: stored.event,
     context: stored.context,
-    markPublished: async () => {
-      await collection.updateOne(
-        { _id: documentId } as never,
-        {
-          $pull: { [PENDING_EVENTS_FIELD]: stored },
-        } as never,
-      );
-    },
+    documentKey: `${collection.collectionName}:${documentId}`,
+    markPublished: () => removerFor(collection).push({ documentId, eventId: stored.id }),
   };
 }
 

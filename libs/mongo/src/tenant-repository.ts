@@ -5,7 +5,7 @@
  */
 import type { FilterQuery, Model, UpdateQuery } from 'mongoose';
 import type { EventEnvelope } from '@aff/contracts';
-import type { EventContext, PendingEvent } from '@aff/messaging';
+import { Batcher, type EventContext, type PendingEvent } from '@aff/messaging';
 import {
   PENDING_EVENTS_FIELD,
   relayItem,
@@ -33,7 +33,12 @@ export interface WriteResult<T> {
 const NEWEST_FIRST = { created_at: -1, _id: -1 } as const;
 
 export class TenantRepository<T extends TenantRecord> {
-  constructor(readonly model: Model<T>) {}
+  /** Inserts that arrive together share one unordered `insertMany`. */
+  private readonly inserts: Batcher<T>;
+
+  constructor(readonly model: Model<T>) {
+    this.inserts = new Batcher<T>({ flush: (docs) => insertManyUnordered(model, docs) });
+  }
 
   async findById(merchantId: string, id: string): Promise<T | null> {
     return this.model
@@ -79,7 +84,7 @@ export class TenantRepository<T extends TenantRecord> {
   ): Promise<WriteResult<T>> {
     const stored = events.map((event) => toStoredPendingEvent(event, context));
     const full = { ...record, [PENDING_EVENTS_FIELD]: stored } as unknown as T;
-    await this.model.collection.insertOne(full as never);
+    await this.inserts.push(full);
     return { record: full, pending: this.relayItems(record._id, stored) };
   }
 
@@ -131,5 +136,32 @@ export class TenantRepository<T extends TenantRecord> {
 
   relayItems(id: string, stored: StoredPendingEvent[]): PendingEvent[] {
     return stored.map((item) => relayItem(this.model.collection, id, item));
+  }
+}
+
+/**
+ * One unordered `insertMany` for a batch; a failed document (say, a duplicate key) fails only
+ * its own caller, with the driver's error code, so `isDuplicateKeyError` still tells.
+ */
+async function insertManyUnordered<T>(model: Model<T>, docs: T[]): Promise<(undefined | Error)[]> {
+  if (docs.length === 1) {
+    await model.collection.insertOne(docs[0] as never);
+    return [undefined];
+  }
+  try {
+    await model.collection.insertMany(docs as never[], { ordered: false });
+    return docs.map(() => undefined);
+  } catch (error) {
+    const writeErrors = (
+      error as { writeErrors?: { index: number; code: number; errmsg?: string }[] }
+    ).writeErrors;
+    if (!Array.isArray(writeErrors)) throw error;
+    const results: (undefined | Error)[] = docs.map(() => undefined);
+    for (const failure of writeErrors) {
+      results[failure.index] = Object.assign(new Error(failure.errmsg ?? 'insert failed'), {
+        code: failure.code,
+      });
+    }
+    return results;
   }
 }

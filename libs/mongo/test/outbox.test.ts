@@ -95,11 +95,13 @@ it('relays right after a write and keeps later events queued by updates', async 
     { _id: id, merchant_id: merchantId, name: 'a', created_at: new Date() },
     [first],
   );
-  await relay.relay(created.pending);
+  relay.relay(created.pending);
+  await relay.flush();
   const second = buildEvent('affiliate.updated', merchantId, { id, n: 2 } as never);
   const updated = await repo.update(merchantId, id, { $set: { name: 'b' } }, [second]);
   expect(updated?.record.pending_events.map((p) => p.id)).toEqual([second.id]);
-  await relay.relay(updated!.pending);
+  relay.relay(updated!.pending);
+  await relay.flush();
   expect((await repo.findById(merchantId, id))?.pending_events).toEqual([]);
   expect((await eventsInStream(merchantId)).map((e) => e.id)).toEqual([first.id, second.id]);
 });

@@ -18,6 +18,7 @@ import { STREAMS } from '@aff/contracts';
 import {
   MONEY_SUBJECTS,
   REFERRAL_SUBJECTS,
+  counterOrderingKey,
   derivedCountersHandler,
 } from './consumers/derived-counters.consumer';
 import { affiliateModel } from './data/affiliate.schema';
@@ -106,16 +107,14 @@ export async function startAffiliateService(
 
   const facts = factModels(mongo);
   await Promise.all(Object.values(facts).map((model) => model.init()));
-  const counters = derivedCountersHandler(
-    new DerivedCounters(facts, models.affiliate, models.link, models.coupon),
-  );
-  // One at a time: each event recounts totals, and two recounts racing could store a stale one.
+  const derived = new DerivedCounters(facts, models.affiliate, models.link, models.coupon);
+  const counters = derivedCountersHandler(derived);
   const consumers = [
     await startConsumer(nc, {
       stream: STREAMS.tracking.name,
       durable: 'affiliate-referral-counters',
       filterSubjects: REFERRAL_SUBJECTS,
-      concurrency: 1,
+      orderingKey: counterOrderingKey,
       handle: counters,
       log,
     }),
@@ -123,12 +122,24 @@ export async function startAffiliateService(
       stream: STREAMS.commission.name,
       durable: 'affiliate-commission-stats',
       filterSubjects: MONEY_SUBJECTS,
-      concurrency: 1,
+      orderingKey: counterOrderingKey,
       handle: counters,
       log,
     }),
     ...(await mail.start(nc)),
   ];
+  let repairing = false;
+  const repairTimer = setInterval(() => {
+    if (repairing) return;
+    repairing = true;
+    derived
+      .repair()
+      .catch((err: unknown) => log.warn({ err }, 'counter repair failed'))
+      .finally(() => {
+        repairing = false;
+      });
+  }, 10_000);
+  repairTimer.unref();
 
   const health: HealthServer | undefined = await startHealthServer(config.HEALTH_PORT, {
     mongo: () => mongo.readyState === 1,
@@ -139,6 +150,7 @@ export async function startAffiliateService(
   return {
     healthPort: health?.port,
     async stop() {
+      clearInterval(repairTimer);
       subscription.unsubscribe();
       for (const consumer of consumers) await consumer.stop();
       await relay.stop();

@@ -12,7 +12,7 @@ import {
 } from '@aff/messaging';
 import { MongoPendingEventStore, TenantRepository, connectMongo } from '@aff/mongo';
 import type { CommissionConfig } from './config';
-import { CHARGE_SUBJECTS, chargesHandler } from './consumers/charges.consumer';
+import { CHARGE_SUBJECTS, chargeOrderingKey, chargesHandler } from './consumers/charges.consumer';
 import { PAYOUT_SUBJECTS, payoutsHandler } from './consumers/payouts.consumer';
 import { commissionModel } from './data/commission.schema';
 import { saleModel } from './data/sale.schema';
@@ -40,12 +40,11 @@ export async function startCommissionService(config: CommissionConfig, log: Logg
   const charges = new ChargeUseCases(sales, commissions, relay);
   const settlement = new SettlementUseCases(commissions, sales, relay);
   const consumers = [
-    // One at a time: a refund must find the sale its charge created.
     await startConsumer(nc, {
       stream: STREAMS.tracking.name,
       durable: 'commission-charges',
       filterSubjects: CHARGE_SUBJECTS,
-      concurrency: 1,
+      orderingKey: chargeOrderingKey,
       handle: chargesHandler(charges),
       log,
     }),
@@ -53,9 +52,8 @@ export async function startCommissionService(config: CommissionConfig, log: Logg
       stream: STREAMS.payout.name,
       durable: 'commission-payouts',
       filterSubjects: PAYOUT_SUBJECTS,
-      // One at a time: FerretDB's conditional updates are not atomic, so two events of one
-      // payout must not race to mark the same commission paid.
-      concurrency: 1,
+      // Marking paid is a conditional update, so events of different payouts may run at once.
+      orderingKey: (event) => String((event.data as { id?: unknown }).id ?? event.id),
       handle: payoutsHandler(settlement),
       log,
     }),

@@ -57,10 +57,10 @@ beforeAll(async () => {
   const campaigns = new SnapshotRepository(models.campaign);
   const presenter = new PayoutPresenter(commissions, affiliates, campaigns);
   const relay = {
-    async relay(pending: PendingEvent[]) {
+    relay(pending: PendingEvent[]) {
       for (const item of pending) {
         published.push(item.event);
-        await item.markPublished();
+        void item.markPublished();
       }
     },
   };

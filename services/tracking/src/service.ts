@@ -10,12 +10,14 @@ import {
   ensureStreams,
   serveRpc,
   startConsumer,
+  startPartitionedConsumers,
 } from '@aff/messaging';
 import { MongoPendingEventStore, ProcessedEvents, connectMongo } from '@aff/mongo';
 import type { TrackingConfig } from './config';
 import { CATALOG_SUBJECTS, catalogHandler } from './consumers/catalog.consumer';
-import { PROCESSOR_SUBJECTS, processorHandler } from './consumers/processor.consumer';
-import { CatalogRepository } from './data/catalog.repository';
+import { PROCESSOR_EVENT_TYPE, processorHandler } from './consumers/processor.consumer';
+import { CachedCatalogRepository } from './data/catalog-cache';
+import { LinkCountsMemory } from './data/link-counts';
 import { catalogModels } from './data/catalog.schema';
 import { ReferralRepository } from './data/referral.repository';
 import { referralModel } from './data/referral.schema';
@@ -37,7 +39,14 @@ export async function startTrackingService(config: TrackingConfig, log: Logger) 
   const catalogs = catalogModels(mongo);
   await Promise.all([referralsModel.init(), ...Object.values(catalogs).map((m) => m.init())]);
   const referrals = new ReferralRepository(referralsModel);
-  const catalogRepo = new CatalogRepository(catalogs);
+  // The hot path's read models live in memory, loaded now and kept current by events.
+  const catalogRepo = new CachedCatalogRepository(catalogs);
+  const linkCounts = new LinkCountsMemory(referralsModel);
+  await Promise.all([catalogRepo.load(), linkCounts.load()]);
+  const followers = [
+    ...catalogRepo.follow(nc, CATALOG_SUBJECTS, log),
+    ...linkCounts.follow(nc, log),
+  ];
 
   const relay = new OutboxRelay(
     new EventPublisher(nc),
@@ -50,7 +59,7 @@ export async function startTrackingService(config: TrackingConfig, log: Logger) 
     catalogRepo,
     new RpcLinkDirectory(new RpcClient(nc, config.RPC_TIMEOUT_MS)),
   );
-  const presenter = new ReferralPresenter(referrals, catalogRepo);
+  const presenter = new ReferralPresenter(linkCounts, catalogRepo);
   const writer = new ReferralWriter(referrals, presenter, relay);
   const visits = new VisitUseCases(referrals, catalog, writer);
   const attribution = new AttributionUseCases(
@@ -66,15 +75,17 @@ export async function startTrackingService(config: TrackingConfig, log: Logger) 
       stream: STREAMS.affiliate.name,
       durable: 'tracking-catalog',
       filterSubjects: CATALOG_SUBJECTS,
+      // Versions of one record in order; the read models also keep only the newest.
+      orderingKey: (event) => String((event.data as { id?: unknown }).id ?? event.id),
       handle: catalogHandler(catalogRepo),
       log,
     }),
-    // One at a time: a refund must not overtake the charge it refunds.
-    await startConsumer(nc, {
+    // In order per processor customer, across replicas: a charge must find the referral its
+    // customer event attached, and a refund must not overtake the charge it refunds.
+    await startPartitionedConsumers(nc, {
       stream: STREAMS.gateway.name,
-      durable: 'tracking-processor',
-      filterSubjects: PROCESSOR_SUBJECTS,
-      concurrency: 1,
+      durablePrefix: 'tracking-processor',
+      type: PROCESSOR_EVENT_TYPE,
       handle: processorHandler(attribution),
       log,
     }),
@@ -99,6 +110,7 @@ export async function startTrackingService(config: TrackingConfig, log: Logger) 
   return {
     async stop() {
       subscription.unsubscribe();
+      for (const follower of followers) follower.unsubscribe();
       for (const consumer of consumers) await consumer.stop();
       await relay.stop();
       await nc.drain().catch(() => undefined);

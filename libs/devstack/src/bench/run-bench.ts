@@ -1,9 +1,14 @@
 /**
- * `npm run bench`: starts real servers and the whole system, seeds a merchant, then measures
- * authenticated `GET /v1/affiliates?limit=25` through the gateway against two baselines on the
- * same servers: (a) a bare node:http server with a fixed body, (b) a one-process node:http
- * server running the same MongoDB query. Prints figures and ratios; asserts nothing.
- *   npm run bench -- [--duration 10] [--connections 20]
+ * `npm run bench`: starts real servers (the local database on its H2 backend) and the whole
+ * system, then measures in one run, on the same servers:
+ *  - the raw single-document insert rate at the load's concurrency (the floor of a durable
+ *    visit), and every hot path as a share of it: visits, the drain of a backlog of charges into
+ *    commissions, the drain of a backlog of webhook deliveries;
+ *  - hook → commission readable, p50 and p99, at a steady 20 charges/s;
+ *  - `GET /v1/referrals?limit=25` with 100 and with 10,000 referrals in the tenant;
+ *  - `GET /v1/affiliates?limit=25` through the gateway against two one-process baselines.
+ * Prints every figure and whether each target is met; `--json FILE` writes them as JSON too.
+ *   npm run bench -- [--duration 10] [--connections 20] [--json FILE]
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,8 +19,11 @@ import { startInfra } from '../infra';
 import { findRepoRoot } from '../repo-root';
 import { startSystem } from '../system';
 import { startBaseline } from './bench-targets';
+import { benchCharges } from './charge-bench';
 import { formatTable, measure, type Measurement } from './measure';
-import { benchProcessorPath, benchVisits, prepareAffiliate } from './money-bench';
+import { benchVisits, prepareAffiliate, type BenchMerchant } from './money-bench';
+import { measureRawInserts } from './raw-insert';
+import { benchReferralList } from './referral-list-bench';
 import { benchWebhooks, formatWebhookBench } from './webhook-bench';
 
 export function runBench(argv: string[]): void {
@@ -36,15 +44,21 @@ async function main(argv: string[]): Promise<void> {
     options: {
       duration: { type: 'string', default: '10' },
       connections: { type: 'string', default: '20' },
+      json: { type: 'string' },
+      charges: { type: 'string', default: '2000' },
+      deliveries: { type: 'string', default: '2000' },
+      referrals: { type: 'string', default: '10000' },
     },
   });
   const durationSeconds = Number(values.duration);
   const connections = Number(values.connections);
+  const say = (line: string) => process.stdout.write(`${line}\n`);
   const root = findRepoRoot();
   const logDir = path.join(root, '.local', 'bench-logs');
   fs.mkdirSync(logDir, { recursive: true });
+  const benchStarted = Date.now();
 
-  const infra = await startInfra({ log: (line) => process.stdout.write(`[infra] ${line}\n`) });
+  const infra = await startInfra({ log: (line) => say(`[infra] ${line}`), mongoBackend: 'h2' });
   const system = await startSystem({
     infra,
     logDir,
@@ -52,86 +66,168 @@ async function main(argv: string[]): Promise<void> {
   });
   const stops: (() => unknown)[] = [() => infra.stop(), () => system.stop()];
   try {
-    const merchant = JSON.parse(
-      execFileSync(
-        process.execPath,
-        [
-          path.join(root, 'services/gateway/dist/ops/cli.js'),
-          'merchant:create',
-          '--name',
-          'Bench',
-          '--rate-limit',
-          '1000000000',
-          '--json',
-        ],
-        {
-          env: { ...process.env, MONGO_URL: infra.mongoUrl, NATS_URL: infra.natsUrl },
-          encoding: 'utf8',
-        },
-      ),
-    ) as {
-      merchant_id: string;
-      api_secret: string;
-      public_key: string;
-      processor_signing_secret: string;
-    };
-    const auth = `Basic ${Buffer.from(`${merchant.api_secret}:`).toString('base64')}`;
-    await seedAffiliates(system.gatewayUrl, auth, 60);
-
-    const fixed = await startBaseline('fixed-json-server');
-    const monolith = await startBaseline('monolith-server', [infra.mongoUrl, merchant.merchant_id]);
-    stops.push(fixed.stop, monolith.stop);
-
+    const newMerchant = (name: string) => createMerchant(root, infra, name);
+    const merchant = newMerchant('Bench');
     const load = { connections, durationSeconds };
-    const rows: Measurement[] = [];
-    rows.push(
-      await measure('gateway → NATS → affiliate → MongoDB', {
-        ...load,
-        url: `${system.gatewayUrl}/v1/affiliates?limit=25`,
-        headers: { authorization: auth },
-      }),
-    );
-    rows.push(await measure('(a) bare node:http, fixed JSON', { ...load, url: `${fixed.url}/` }));
-    rows.push(
-      await measure('(b) one-process node:http + same query', { ...load, url: `${monolith.url}/` }),
+
+    say('raw inserts …');
+    const raw = await measureRawInserts(infra.mongoUrl, connections, durationSeconds);
+    say(
+      `raw single-document inserts, ${connections} writers: ${raw.insertsPerSecond.toFixed(0)}/s`,
     );
 
-    const [gateway, bare, mono] = rows as [Measurement, Measurement, Measurement];
-    process.stdout.write(
-      [
-        '',
-        `GET /v1/affiliates?limit=25, 60 affiliates, ${connections} connections, ${durationSeconds} s per target`,
-        `machine: ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'unknown cpu'}, Node ${process.version}`,
-        formatTable(rows),
-        '',
-        `gateway / (a) bare node:http:        ${(gateway.requestsPerSecond / bare.requestsPerSecond).toFixed(3)}`,
-        `gateway / (b) one-process baseline:  ${(gateway.requestsPerSecond / mono.requestsPerSecond).toFixed(3)} (target ≥ 0.70)`,
-        '',
-      ].join('\n'),
-    );
-
+    say('visits …');
     const affiliate = await prepareAffiliate(system.gatewayUrl, merchant);
     const visits = await benchVisits(system.gatewayUrl, merchant, affiliate.links[0].token, load);
-    const processor = await benchProcessorPath(system.gatewayUrl, merchant, load);
-    process.stdout.write(
-      [
-        'Money flow entry points',
-        formatTable([visits, processor.intake]),
-        '',
-        `charge.succeeded → commission stored: ${processor.stored} charges in ${processor.pipelineSeconds.toFixed(1)} s = ${processor.commissionsPerSecond.toFixed(1)} commissions/s`,
-        `one charge at a time, hook → commission readable via GET /v1/commissions: p50 ${processor.e2eP50Ms} ms, p99 ${processor.e2eP99Ms} ms (${processor.e2eSamples} samples)`,
-        '',
-      ].join('\n'),
-    );
+
+    const charges = await benchCharges(system, newMerchant('Bench charges'), {
+      customers: Number(values.charges),
+      concurrency: connections,
+      steadyRate: 20,
+      steadySeconds: durationSeconds,
+      log: say,
+    });
+
+    say('referral list …');
+    const list = await benchReferralList(system.gatewayUrl, newMerchant('Bench referrals'), {
+      small: 100,
+      large: Number(values.referrals),
+      connections,
+      durationSeconds: Math.max(3, Math.round(durationSeconds / 2)),
+    });
+
+    say('affiliate list against one-process baselines …');
+    const affiliates = await benchAffiliateList(root, infra.mongoUrl, system.gatewayUrl, merchant, {
+      connections,
+      durationSeconds: Math.max(3, Math.round(durationSeconds / 2)),
+    });
+    stops.push(...affiliates.stops);
 
     // Last: it stops and restarts the webhook process to measure a backlog drain.
     const webhooks = await benchWebhooks(system, merchant, {
-      log: (line) => process.stdout.write(`${line}\n`),
+      liveEvents: 100,
+      backlogEvents: Number(values.deliveries),
+      log: say,
     });
-    process.stdout.write(`${formatWebhookBench(webhooks)}\n`);
+
+    const ratios = {
+      visits: visits.requestsPerSecond / raw.insertsPerSecond,
+      commission_drain: charges.drain.commissionsPerSecond / raw.insertsPerSecond,
+      webhook_drain: webhooks.backlog.eventsPerSecond / raw.insertsPerSecond,
+      referral_list_large_vs_small: list.large.requestsPerSecond / list.small.requestsPerSecond,
+      affiliates_gateway_vs_one_process:
+        affiliates.gateway.requestsPerSecond / affiliates.monolith.requestsPerSecond,
+    };
+    const targets = [
+      check('visits / raw inserts', ratios.visits, '>=', 0.5),
+      check('commission drain / raw inserts', ratios.commission_drain, '>=', 0.1),
+      check('webhook drain / raw inserts', ratios.webhook_drain, '>=', 0.2),
+      check('hook → commission p99 ms at 20/s', charges.steady.p99Ms, '<=', 500),
+      check('referral list 10k / 100', ratios.referral_list_large_vs_small, '>=', 0.5),
+      check(
+        'affiliate list gateway / one-process',
+        ratios.affiliates_gateway_vs_one_process,
+        '>=',
+        0.7,
+      ),
+    ];
+    say(
+      [
+        '',
+        `machine: ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'unknown cpu'}, Node ${process.version}; local database: mongo-java-server (H2)`,
+        `raw single-document inserts (${connections} writers): ${raw.insertsPerSecond.toFixed(0)}/s`,
+        formatTable([visits, list.small, list.large, ...affiliates.rows]),
+        '',
+        `charges: ${charges.customers} attributed customers; backlog of ${charges.drain.charges} charges → commissions in ${charges.drain.seconds.toFixed(1)} s = ${charges.drain.commissionsPerSecond.toFixed(1)}/s (clock includes starting tracking and commission)`,
+        `hook → commission readable at ${charges.steady.ratePerSecond} charges/s: p50 ${charges.steady.p50Ms} ms, p99 ${charges.steady.p99Ms} ms (${charges.steady.samples} samples, ${charges.steady.missing} not seen)`,
+        formatWebhookBench(webhooks),
+        '',
+        'targets (each a ratio to a baseline of this run):',
+        ...targets.map(
+          (t) =>
+            `  ${t.met ? 'met   ' : 'MISSED'} ${t.name}: ${t.value.toFixed(3)} (target ${t.op} ${t.target})`,
+        ),
+        `bench took ${((Date.now() - benchStarted) / 1000).toFixed(0)} s`,
+      ].join('\n'),
+    );
+    if (values.json) {
+      const figures = {
+        raw,
+        visits,
+        charges,
+        list,
+        affiliates: affiliates.rows,
+        webhooks,
+        ratios,
+        targets,
+      };
+      fs.writeFileSync(values.json, `${JSON.stringify(figures, null, 2)}\n`);
+      say(`figures written to ${values.json}`);
+    }
   } finally {
     for (const stop of stops.reverse()) await stop();
   }
+}
+
+function check(name: string, value: number, op: '>=' | '<=', target: number) {
+  const met = op === '>=' ? value >= target : value <= target;
+  return { name, value, op, target, met };
+}
+
+function createMerchant(
+  root: string,
+  infra: { mongoUrl: string; natsUrl: string },
+  name: string,
+): BenchMerchant {
+  return JSON.parse(
+    execFileSync(
+      process.execPath,
+      [
+        path.join(root, 'services/gateway/dist/ops/cli.js'),
+        'merchant:create',
+        '--name',
+        name,
+        '--rate-limit',
+        '1000000000',
+        '--json',
+      ],
+      {
+        env: { ...process.env, MONGO_URL: infra.mongoUrl, NATS_URL: infra.natsUrl },
+        encoding: 'utf8',
+      },
+    ),
+  ) as BenchMerchant;
+}
+
+async function benchAffiliateList(
+  _root: string,
+  mongoUrl: string,
+  gatewayUrl: string,
+  merchant: BenchMerchant,
+  load: { connections: number; durationSeconds: number },
+) {
+  const auth = `Basic ${Buffer.from(`${merchant.api_secret}:`).toString('base64')}`;
+  await seedAffiliates(gatewayUrl, auth, 60);
+  const fixed = await startBaseline('fixed-json-server');
+  const monolith = await startBaseline('monolith-server', [mongoUrl, merchant.merchant_id]);
+  const rows: Measurement[] = [];
+  rows.push(
+    await measure('GET /v1/affiliates?limit=25 (gateway)', {
+      ...load,
+      url: `${gatewayUrl}/v1/affiliates?limit=25`,
+      headers: { authorization: auth },
+    }),
+  );
+  rows.push(await measure('(a) bare node:http, fixed JSON', { ...load, url: `${fixed.url}/` }));
+  rows.push(
+    await measure('(b) one-process node:http + same query', { ...load, url: `${monolith.url}/` }),
+  );
+  return {
+    rows,
+    gateway: rows[0]!,
+    monolith: rows[2]!,
+    stops: [fixed.stop, monolith.stop],
+  };
 }
 
 async function seedAffiliates(gatewayUrl: string, auth: string, count: number): Promise<void> {

@@ -57,7 +57,7 @@ export async function benchWebhooks(
     log(`webhook bench: ${backlogEvents} events piled up while the webhook service is stopped`);
     await system.stopProcess('webhook');
     receiver.receipts.length = 0;
-    await createAffiliates(post, backlogEvents, 4);
+    await createAffiliates(post, backlogEvents, 16);
     await system.startProcess('webhook');
     const drained = await receiver.waitForCount(backlogEvents, 300_000);
     const received = drained.map((r) => r.receivedAt);

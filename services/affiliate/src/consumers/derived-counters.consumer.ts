@@ -12,21 +12,11 @@ export const REFERRAL_SUBJECTS = ['evt.referral.>', 'evt.coupon_referral.>'];
 export const MONEY_SUBJECTS = ['evt.commission.>', 'evt.sale.>'];
 
 /**
- * One handler shared by the referral and the money consumers, run strictly one event at a time:
- * both write the same affiliate documents, and FerretDB applies concurrent updates of one
- * document as read-modify-write, so two at once can lose each other's fields.
+ * One handler shared by the referral and the money consumers. Events of one record (a referral,
+ * commission or sale) are handled in order; everything else runs concurrently, because every
+ * counter moves by an atomic `$inc` (see domain/derived-counters.ts).
  */
 export function derivedCountersHandler(counters: DerivedCounters) {
-  let tail: Promise<unknown> = Promise.resolve();
-  const handle = derivedCountersStep(counters);
-  return (event: EventEnvelope): Promise<void> => {
-    const run = tail.then(() => handle(event));
-    tail = run.catch(() => undefined);
-    return run;
-  };
-}
-
-function derivedCountersStep(counters: DerivedCounters) {
   return async (event: EventEnvelope): Promise<void> => {
     if (event.type.startsWith('referral.'))
       return counters.onReferral(event.merchant_id, event.data as ReferralView);
@@ -37,4 +27,11 @@ function derivedCountersStep(counters: DerivedCounters) {
     if (event.type.startsWith('sale.'))
       return counters.onSale(event.merchant_id, event.data as SaleView);
   };
+}
+
+/** The record an event is about: its events are applied in order. */
+export function counterOrderingKey(event: EventEnvelope): string {
+  const data = event.data as { id?: unknown; referral_id?: unknown };
+  const id = typeof data.id === 'string' ? data.id : data.referral_id;
+  return typeof id === 'string' ? id : event.id;
 }

@@ -13,6 +13,8 @@ export interface ReferralFact {
   /** 0 or 1; only ever raised ($max), so events may arrive in any order. */
   lead: number;
   conversion: number;
+  /** Set while the counters have not yet received this fact's last change (see derived-counters.ts). */
+  pending_since?: Date | null;
 }
 
 export interface CouponReferralFact {
@@ -31,6 +33,7 @@ export interface CommissionFact {
   amount: number;
   state: string;
   updated_at: string;
+  pending_since?: Date | null;
 }
 
 export interface SaleFact {
@@ -41,6 +44,7 @@ export interface SaleFact {
   gross_cents: number;
   net_cents: number;
   updated_at: string;
+  pending_since?: Date | null;
 }
 
 export function factModels(connection: Connection) {
@@ -52,6 +56,7 @@ export function factModels(connection: Connection) {
       link_id: String,
       lead: Number,
       conversion: Number,
+      pending_since: Date,
     },
     { versionKey: false },
   );
@@ -66,6 +71,7 @@ export function factModels(connection: Connection) {
       amount: Number,
       state: String,
       updated_at: String,
+      pending_since: Date,
     },
     { versionKey: false },
   );
@@ -79,6 +85,7 @@ export function factModels(connection: Connection) {
       gross_cents: Number,
       net_cents: Number,
       updated_at: String,
+      pending_since: Date,
     },
     { versionKey: false },
   );

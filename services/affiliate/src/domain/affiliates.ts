@@ -63,7 +63,7 @@ export class AffiliateUseCases {
         ],
         ctx.events,
       );
-      await this.relay.relay(result.pending);
+      this.relay.relay(result.pending);
       return view;
     } catch (error) {
       await this.links.release(ctx.merchantId, link._id);
@@ -118,7 +118,7 @@ export class AffiliateUseCases {
       ctx.events,
     );
     if (!result) throw errors.notFound('Affiliate', id);
-    await this.relay.relay(result.pending);
+    this.relay.relay(result.pending);
     return view;
   }
 

@@ -48,7 +48,7 @@ export class CampaignUseCases {
         ],
         ctx.events,
       );
-      await this.relay.relay(result.pending);
+      this.relay.relay(result.pending);
       return result.record;
     } catch (error) {
       // A concurrent request created it first: use that one.
@@ -76,7 +76,7 @@ export class CampaignUseCases {
       [buildEvent('campaign.created', ctx.merchantId, view)],
       ctx.events,
     );
-    await this.relay.relay(result.pending);
+    this.relay.relay(result.pending);
     return view;
   }
 
@@ -97,7 +97,7 @@ export class CampaignUseCases {
       ctx.events,
     );
     if (!result) throw errors.notFound('Campaign', id);
-    await this.relay.relay(result.pending);
+    this.relay.relay(result.pending);
     return view;
   }
 

@@ -69,7 +69,7 @@ export class CouponUseCases {
         [buildEvent('affiliate_coupon.created', ctx.merchantId, view)],
         ctx.events,
       );
-      await this.relay.relay(result.pending);
+      this.relay.relay(result.pending);
     } catch (error) {
       if (isDuplicateKeyError(error))
         throw errors.invalid(CREATE_FAILED, ['Code has already been taken']);

@@ -1,16 +1,24 @@
 /**
  * Counters and statistics that follow from other services' events: visitors/leads/conversions
  * of links and affiliates (from referral events) and commission_stats (from commission and sale
- * events). Facts are upserted idempotently, then the totals are recounted from them, so a
- * replayed or reordered event cannot skew a number.
+ * events). Each event first updates a fact keyed by the other service's record id, atomically
+ * returning the fact as it was: the difference is what the event changes, so the counters move
+ * by `$inc` exactly once per change, whatever the order or number of deliveries. The fact is
+ * marked `pending_since` in that same write and unmarked once the increment is applied; after a
+ * crash in between, the repair sweep recounts the affected totals from the facts.
  */
 import type { CommissionView, CouponReferral, ReferralView, SaleView } from '@aff/contracts';
 import type { Model } from 'mongoose';
+import { isDuplicateKeyError } from '@aff/mongo';
 import type { AffiliateRecord } from '../data/affiliate.schema';
-import type { FactModels } from '../data/facts.schema';
+import type { FactModels, ReferralFact } from '../data/facts.schema';
 import type { LinkRecord } from '../data/link.schema';
 import type { CouponRecord } from '../data/coupon.schema';
 import { commissionStats } from './commission-stats';
+import { commissionDelta, saleDelta, statsUpdate, type StatDelta } from './stat-deltas';
+
+/** How long a fact may stay marked before the repair sweep recounts what it touches. */
+export const REPAIR_AFTER_MS = 30_000;
 
 export class DerivedCounters {
   constructor(
@@ -18,6 +26,7 @@ export class DerivedCounters {
     private readonly affiliates: Model<AffiliateRecord>,
     private readonly links: Model<LinkRecord>,
     private readonly coupons: Model<CouponRecord>,
+    private readonly now: () => Date = () => new Date(),
   ) {}
 
   async onCouponReferral(merchantId: string, fact: CouponReferral): Promise<void> {
@@ -29,75 +38,190 @@ export class DerivedCounters {
       },
       { upsert: true },
     );
-    const base = { merchant_id: merchantId, coupon_id: fact.coupon_id };
-    const [leads, conversions] = await Promise.all([
-      this.facts.couponReferrals.countDocuments({ ...base, lead: 1 }).exec(),
-      this.facts.couponReferrals.countDocuments({ ...base, conversion: 1 }).exec(),
-    ]);
-    await this.coupons.updateOne(
-      { _id: fact.coupon_id, merchant_id: merchantId },
-      { $set: { leads, conversions } },
-    );
+    await this.recountCoupon(merchantId, fact.coupon_id);
   }
 
   async onReferral(merchantId: string, referral: ReferralView): Promise<void> {
     const affiliateId =
       referral.affiliate?.id ?? (await this.affiliateOfLink(merchantId, referral.link?.id));
     if (!affiliateId) return;
-    await this.facts.referrals.updateOne(
-      { _id: referral.id, merchant_id: merchantId },
-      {
-        $setOnInsert: { affiliate_id: affiliateId, link_id: referral.link?.id ?? null },
-        $max: {
-          lead: referral.became_lead_at ? 1 : 0,
-          conversion: referral.became_conversion_at ? 1 : 0,
-        },
-      },
-      { upsert: true },
+    const marker = this.now();
+    const after = {
+      lead: referral.became_lead_at ? 1 : 0,
+      conversion: referral.became_conversion_at ? 1 : 0,
+    };
+    const before = await retryOnDuplicate(() =>
+      this.facts.referrals
+        .findOneAndUpdate(
+          { _id: referral.id, merchant_id: merchantId },
+          {
+            $setOnInsert: { affiliate_id: affiliateId, link_id: referral.link?.id ?? null },
+            $max: after,
+            $set: { pending_since: marker },
+          },
+          { upsert: true, new: false },
+        )
+        .lean<ReferralFact>()
+        .exec(),
     );
-    if (referral.link) {
-      const counts = await this.count(merchantId, { link_id: referral.link.id });
-      await this.links.updateOne(
-        { _id: referral.link.id, merchant_id: merchantId },
-        { $set: counts },
-      );
+    const delta = {
+      visitors: before ? 0 : 1,
+      leads: after.lead && !before?.lead ? 1 : 0,
+      conversions: after.conversion && !before?.conversion ? 1 : 0,
+    };
+    if (delta.visitors || delta.leads || delta.conversions) {
+      const linkId = before?.link_id ?? referral.link?.id ?? null;
+      await Promise.all([
+        linkId
+          ? this.links.updateOne({ _id: linkId, merchant_id: merchantId }, { $inc: delta })
+          : undefined,
+        this.affiliates.updateOne({ _id: affiliateId, merchant_id: merchantId }, { $inc: delta }),
+      ]);
     }
-    const totals = await this.count(merchantId, { affiliate_id: affiliateId });
-    await this.affiliates.updateOne(
-      { _id: affiliateId, merchant_id: merchantId },
-      { $set: totals },
-    );
+    await this.unmark(this.facts.referrals, referral.id, marker);
   }
 
   async onCommission(merchantId: string, commission: CommissionView): Promise<void> {
     const affiliateId = commission.sale?.affiliate.id;
     if (!affiliateId) return;
-    await this.saveNewest(
+    const after = {
+      currency: commission.currency,
+      amount: commission.amount,
+      state: commission.state,
+    };
+    await this.applyNewest(
       this.facts.commissions,
       merchantId,
+      affiliateId,
       commission.id,
       commission.updated_at,
-      {
-        affiliate_id: affiliateId,
-        currency: commission.currency,
-        amount: commission.amount,
-        state: commission.state,
-      },
+      after,
+      (before) => commissionDelta(before, after),
     );
-    await this.refreshStats(merchantId, affiliateId);
   }
 
   async onSale(merchantId: string, sale: SaleView): Promise<void> {
-    await this.saveNewest(this.facts.sales, merchantId, sale.id, sale.updated_at, {
-      affiliate_id: sale.affiliate.id,
+    const after = {
       currency: sale.currency,
       gross_cents: sale.charge_amount_cents,
       net_cents: sale.sale_amount_cents,
-    });
-    await this.refreshStats(merchantId, sale.affiliate.id);
+    };
+    await this.applyNewest(
+      this.facts.sales,
+      merchantId,
+      sale.affiliate.id,
+      sale.id,
+      sale.updated_at,
+      after,
+      (before) => saleDelta(before, after),
+    );
   }
 
-  private async refreshStats(merchantId: string, affiliateId: string): Promise<void> {
+  /**
+   * Recounts, from the facts, every total a fact marked longer than `REPAIR_AFTER_MS` ago may
+   * have missed (its process died between the fact and the increment), then unmarks it.
+   */
+  async repair(): Promise<number> {
+    const olderThan = new Date(this.now().getTime() - REPAIR_AFTER_MS);
+    const stale = { pending_since: { $lt: olderThan } };
+    const [referrals, commissions, sales] = await Promise.all([
+      this.facts.referrals.find(stale).limit(500).lean().exec(),
+      this.facts.commissions.find(stale).limit(500).lean().exec(),
+      this.facts.sales.find(stale).limit(500).lean().exec(),
+    ]);
+    const counted = new Set<string>();
+    for (const fact of referrals) {
+      const scopes: Record<string, string>[] = [{ affiliate_id: fact.affiliate_id }];
+      if (fact.link_id) scopes.push({ link_id: fact.link_id });
+      for (const scope of scopes) {
+        const key = `${fact.merchant_id}:${JSON.stringify(scope)}`;
+        if (counted.has(key)) continue;
+        counted.add(key);
+        const counts = await this.count(fact.merchant_id, scope);
+        const target = { merchant_id: fact.merchant_id };
+        if (scope.link_id)
+          await this.links.updateOne({ ...target, _id: scope.link_id }, { $set: counts });
+        else
+          await this.affiliates.updateOne({ ...target, _id: scope.affiliate_id }, { $set: counts });
+      }
+      await this.unmark(this.facts.referrals, fact._id, fact.pending_since as Date);
+    }
+    for (const fact of [...commissions, ...sales]) {
+      const key = `${fact.merchant_id}:stats:${fact.affiliate_id}`;
+      if (!counted.has(key)) {
+        counted.add(key);
+        await this.recountStats(fact.merchant_id, fact.affiliate_id);
+      }
+      const model = (commissions.includes(fact as never)
+        ? this.facts.commissions
+        : this.facts.sales) as unknown as Model<{ _id: string }>;
+      await this.unmark(model, fact._id, fact.pending_since as Date);
+    }
+    return referrals.length + commissions.length + sales.length;
+  }
+
+  /**
+   * Stores a newer version of a commission or sale fact and adds the difference to the
+   * affiliate's statistics. An older or repeated version matches nothing and changes nothing.
+   */
+  private async applyNewest<T extends { updated_at?: string; pending_since?: Date | null }>(
+    model: Model<T>,
+    merchantId: string,
+    affiliateId: string,
+    id: string,
+    updatedAt: string,
+    fields: Record<string, unknown>,
+    deltaFrom: (before: T | null) => StatDelta,
+  ): Promise<void> {
+    const marker = this.now();
+    let before: T | null;
+    try {
+      before = await model
+        .findOneAndUpdate(
+          {
+            _id: id,
+            merchant_id: merchantId,
+            $or: [{ updated_at: { $lt: updatedAt } }, { updated_at: { $exists: false } }],
+          } as never,
+          {
+            $set: {
+              ...fields,
+              affiliate_id: affiliateId,
+              updated_at: updatedAt,
+              pending_since: marker,
+            },
+          } as never,
+          { upsert: true, new: false },
+        )
+        .lean<T>()
+        .exec();
+    } catch (error) {
+      // The fact exists at this version or a newer one: this event is already counted.
+      if (isDuplicateKeyError(error)) return;
+      throw error;
+    }
+    const delta = deltaFrom(before);
+    if (delta.size > 0) {
+      await this.affiliates.updateOne(
+        { _id: affiliateId, merchant_id: merchantId },
+        statsUpdate(delta),
+      );
+    }
+    await this.unmark(model as unknown as Model<{ _id: string }>, id, marker);
+  }
+
+  private async unmark(
+    model: Model<{ _id: string }> | Model<ReferralFact>,
+    id: string,
+    marker: Date,
+  ): Promise<void> {
+    await (model as Model<{ _id: string }>).updateOne(
+      { _id: id, pending_since: marker } as never,
+      { $unset: { pending_since: 1 } } as never,
+    );
+  }
+
+  private async recountStats(merchantId: string, affiliateId: string): Promise<void> {
     const scope = { merchant_id: merchantId, affiliate_id: affiliateId };
     const [commissions, sales] = await Promise.all([
       this.facts.commissions.find(scope).lean().exec(),
@@ -106,6 +230,18 @@ export class DerivedCounters {
     await this.affiliates.updateOne(
       { _id: affiliateId, merchant_id: merchantId },
       { $set: { commission_stats: commissionStats(commissions, sales) } },
+    );
+  }
+
+  private async recountCoupon(merchantId: string, couponId: string): Promise<void> {
+    const base = { merchant_id: merchantId, coupon_id: couponId };
+    const [leads, conversions] = await Promise.all([
+      this.facts.couponReferrals.countDocuments({ ...base, lead: 1 }).exec(),
+      this.facts.couponReferrals.countDocuments({ ...base, conversion: 1 }).exec(),
+    ]);
+    await this.coupons.updateOne(
+      { _id: couponId, merchant_id: merchantId },
+      { $set: { leads, conversions } },
     );
   }
 
@@ -127,24 +263,14 @@ export class DerivedCounters {
     const link = await this.links.findOne({ _id: linkId, merchant_id: merchantId }).lean().exec();
     return link?.affiliate_id ?? null;
   }
+}
 
-  /** Keeps the newest version of a fact; an older event arriving late changes nothing. */
-  private async saveNewest(
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    model: Model<any>,
-    merchantId: string,
-    id: string,
-    updatedAt: string,
-    fields: Record<string, unknown>,
-  ): Promise<void> {
-    const current = (await model.findOne({ _id: id, merchant_id: merchantId }).lean().exec()) as {
-      updated_at: string;
-    } | null;
-    if (current && current.updated_at > updatedAt) return;
-    await model.updateOne(
-      { _id: id, merchant_id: merchantId },
-      { $set: { ...fields, updated_at: updatedAt } },
-      { upsert: true },
-    );
+/** Two first events of one fact upserting at once: the loser's retry finds the winner's fact. */
+async function retryOnDuplicate<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (!isDuplicateKeyError(error)) throw error;
+    return write();
   }
 }

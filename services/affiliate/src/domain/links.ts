@@ -74,7 +74,7 @@ export class LinkUseCases {
         [buildEvent('affiliate_link.created', ctx.merchantId, view)],
         ctx.events,
       );
-      await this.relay.relay(result.pending);
+      this.relay.relay(result.pending);
       return view;
     } catch (error) {
       if (isDuplicateKeyError(error))

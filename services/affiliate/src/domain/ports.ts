@@ -2,7 +2,7 @@
 import type { EventContext, PendingEvent } from '@aff/messaging';
 
 export interface EventRelay {
-  relay(pending: PendingEvent[]): Promise<void>;
+  relay(pending: PendingEvent[]): void;
 }
 
 /** Who is asking: the tenant, and the trace/request context events should carry. */

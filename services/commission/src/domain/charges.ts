@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { buildEvent, deterministicId } from '@aff/contracts';
 import type { ChargeAttributed, ChargeRefundAttributed, EventEnvelope } from '@aff/contracts';
+import { AppError } from '@aff/api';
 import { isDuplicateKeyError, type TenantRepository } from '@aff/mongo';
 import type { CommissionRecord } from '../data/commission.schema';
 import type { SaleRecord } from '../data/sale.schema';
@@ -14,6 +15,8 @@ import { commissionEventView, toSaleView } from './views';
 import type { CallContext, EventRelay } from './ports';
 
 const UNPAID = ['pending', 'due'];
+/** ~1 minute of retries (0.5 s doubling) for a refund whose sale is not written yet. */
+export const REFUND_WAIT_DELIVERIES = 8;
 
 export class ChargeUseCases {
   constructor(
@@ -71,25 +74,36 @@ export class ChargeUseCases {
     );
     try {
       const result = await this.commissions.insert(record, [event], ctx.events);
-      await this.relay.relay(result.pending);
+      this.relay.relay(result.pending);
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error; // a concurrent run created it
     }
   }
 
-  async onRefund(ctx: CallContext, input: ChargeRefundAttributed): Promise<void> {
+  /**
+   * `deliveries`: how often this refund has arrived. Its sale may not be written yet (its charge
+   * is being handled elsewhere, or comes later): retry with a delay rather than lose the refund,
+   * and give up only after `REFUND_WAIT_DELIVERIES`, when its charge was never attributed.
+   */
+  async onRefund(ctx: CallContext, input: ChargeRefundAttributed, deliveries = 1): Promise<void> {
     const sale = await this.sales.findOne(ctx.merchantId, { processor_charge_id: input.charge.id });
-    if (!sale) return; // the charge earned nothing: nothing to reduce
+    if (!sale) {
+      if (deliveries < REFUND_WAIT_DELIVERIES)
+        throw new AppError('unavailable', `Sale of charge ${input.charge.id} not recorded yet`);
+      return; // its charge never became a sale: nothing to reduce
+    }
     const amounts = saleAmounts({
       ...input.charge,
       tax: input.charge.tax ?? sale.tax_amount_cents,
     });
     const now = this.now();
-    if (amounts.refund_amount_cents !== sale.refund_amount_cents) {
+    // Refunds only grow: a smaller (older) refund arriving late changes nothing.
+    if (amounts.refund_amount_cents > sale.refund_amount_cents) {
       const next = { ...sale, ...amounts, updated_at: now };
-      const result = await this.sales.update(
+      const result = await this.sales.updateIf(
         ctx.merchantId,
         sale._id,
+        { refund_amount_cents: { $lt: amounts.refund_amount_cents } },
         { $set: { ...amounts, updated_at: now } },
         // `sale.updated` for consumers of any sale change, `sale.refunded` for the reason.
         [
@@ -104,7 +118,7 @@ export class ChargeUseCases {
         ],
         ctx.events,
       );
-      if (result) await this.relay.relay(result.pending);
+      if (result) this.relay.relay(result.pending);
       Object.assign(sale, amounts, { updated_at: now });
     }
     const commission = await this.commissions.findOne(ctx.merchantId, { sale_id: sale._id });
@@ -122,15 +136,18 @@ export class ChargeUseCases {
       buildEvent(type, ctx.merchantId, commissionEventView({ ...commission, ...set }, sale)),
       `${input.processor_event_id}:${type}`,
     );
+    // Amounts only shrink, so a late smaller refund cannot raise a commission again.
     const result = await this.commissions.updateIf(
       ctx.merchantId,
       commission._id,
-      { state: { $in: UNPAID } },
+      outcome.voided
+        ? { state: { $in: UNPAID } }
+        : { state: { $in: UNPAID }, amount: { $gt: outcome.amount } },
       { $set: set },
       [event],
       ctx.events,
     );
-    if (result) await this.relay.relay(result.pending);
+    if (result) this.relay.relay(result.pending);
   }
 
   private async recordSale(ctx: CallContext, input: ChargeAttributed): Promise<SaleRecord> {
@@ -162,7 +179,7 @@ export class ChargeUseCases {
     );
     try {
       const result = await this.sales.insert(record, [event], ctx.events);
-      await this.relay.relay(result.pending);
+      this.relay.relay(result.pending);
       return result.record;
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;

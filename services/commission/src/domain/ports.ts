@@ -1,7 +1,7 @@
 import type { EventContext, PendingEvent } from '@aff/messaging';
 
 export interface EventRelay {
-  relay(pending: PendingEvent[]): Promise<void>;
+  relay(pending: PendingEvent[]): void;
 }
 
 export interface CallContext {

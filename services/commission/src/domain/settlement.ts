@@ -78,6 +78,6 @@ export class SettlementUseCases {
       [event],
       ctx.events,
     );
-    if (result) await this.relay.relay(result.pending);
+    if (result) this.relay.relay(result.pending);
   }
 }

@@ -18,9 +18,8 @@ export function startAffiliateConsumer(
   return startConsumer(nc, {
     stream: STREAMS.affiliate.name,
     durable: 'payout-affiliates',
-    // One at a time, in stream order: FerretDB does not isolate a read model's "only if newer"
-    // write from another one of the same record.
-    concurrency: 1,
+    // In order per record; the "only if newer" write is one atomic conditional update.
+    orderingKey: (event) => String((event.data as { id?: unknown }).id ?? event.id),
     filterSubjects: ['evt.affiliate.>', 'evt.campaign.>'],
     log: log.child({ consumer: 'payout-affiliates' }),
     handle: async (event, eventLog) => {

@@ -18,9 +18,12 @@ export function startCommissionConsumer(
   return startConsumer(nc, {
     stream: STREAMS.commission.name,
     durable: 'payout-commissions',
-    // One at a time, in stream order: FerretDB does not isolate a read model's "only if newer"
-    // write from another one of the same record.
-    concurrency: 1,
+    // In order per affiliate: a payout bundles one affiliate's commissions and is refreshed
+    // whole, so two refreshes of one payout must not interleave. Affiliates run concurrently.
+    orderingKey: (event) => {
+      const data = event.data as { affiliate_id?: string; sale?: { affiliate?: { id?: string } } };
+      return data.affiliate_id ?? data.sale?.affiliate?.id ?? event.id;
+    },
     filterSubjects: ['evt.commission.>'],
     log: log.child({ consumer: 'payout-commissions' }),
     handle: async (event, eventLog) => {

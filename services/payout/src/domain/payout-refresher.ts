@@ -64,7 +64,7 @@ export class PayoutRefresher {
       }
       if (!sameDerived(before, derived))
         await this.payouts.saveDerived(merchantId, payoutId, derived);
-      await this.relay.relay(pending);
+      this.relay.relay(pending);
       const check = derivePayout((await this.loadFacts(record)).facts);
       if (sameDerived(check, derived)) {
         return record;

@@ -1,9 +1,9 @@
-/** Verified processor events from the gateway's hook, handled one at a time, in order. */
-import type { EventEnvelope, ProcessorReceived } from '@aff/contracts';
+/** Verified processor events from the gateway's hook, in order per processor customer. */
+import type { EventEnvelope, EventType, ProcessorReceived } from '@aff/contracts';
 import { currentEventContext } from '@aff/messaging';
 import type { AttributionUseCases } from '../domain/attribution';
 
-export const PROCESSOR_SUBJECTS = ['evt.processor.received'];
+export const PROCESSOR_EVENT_TYPE = 'processor.received' satisfies EventType;
 
 export function processorHandler(attribution: AttributionUseCases) {
   return async (event: EventEnvelope): Promise<void> => {

@@ -1,7 +1,13 @@
 /** Reads and idempotent, order-insensitive writes of the tracking service's read models. */
 import type { AffiliateView, CampaignView, CouponView, LinkView } from '@aff/contracts';
 import { isDuplicateKeyError } from '@aff/mongo';
-import type { CatalogModels, KnownAffiliate, KnownCampaign, KnownLink } from './catalog.schema';
+import type {
+  CatalogModels,
+  KnownAffiliate,
+  KnownCampaign,
+  KnownCoupon,
+  KnownLink,
+} from './catalog.schema';
 
 export class CatalogRepository {
   constructor(private readonly models: CatalogModels) {}
@@ -84,7 +90,10 @@ export class CatalogRepository {
   }
 
   couponByCode(merchantId: string, code: string) {
-    return this.models.coupons.findOne({ merchant_id: merchantId, code }).lean().exec();
+    return this.models.coupons
+      .findOne({ merchant_id: merchantId, code })
+      .lean<KnownCoupon>()
+      .exec();
   }
 
   private async saveNewest<T extends { updated_at: string }>(

@@ -110,7 +110,7 @@ export class AttributionUseCases {
       ? isSelfReferral(customer.email, attribution.affiliate.email)
       : false;
     try {
-      await this.writer.change(
+      const written = await this.writer.change(
         ctx,
         referral,
         {
@@ -125,8 +125,13 @@ export class AttributionUseCases {
           ...(selfReferral ? { deactivated_at: now } : {}),
         },
         [becomesLead ? 'referral.lead' : 'referral.updated'],
-        { idSeed: seed(ctx, event) },
+        {
+          idSeed: seed(ctx, event),
+          // A lead recorded by the page meanwhile makes this a plain update; retry as one.
+          condition: { processor_customer_id: null, conversion_state: referral.conversion_state },
+        },
       );
+      if (!written) throw new AppError('unavailable', 'Referral changed meanwhile; retrying');
     } catch (error) {
       // The customer was attributed to another referral meanwhile: the first attribution wins.
       if (!isDuplicateKeyError(error)) throw error;
@@ -193,7 +198,7 @@ export class AttributionUseCases {
     const attribution = await this.catalog.byAffiliate(ctx.merchantId, referral.affiliate_id);
     if (!attribution || !affiliateCanEarn(attribution.affiliate.state)) return;
     const converts = referral.conversion_state !== 'conversion';
-    await this.writer.change(
+    const written = await this.writer.change(
       ctx,
       referral,
       {
@@ -205,6 +210,7 @@ export class AttributionUseCases {
       converts ? ['referral.converted'] : [],
       {
         idSeed: seed(ctx, event),
+        condition: converts ? { became_conversion_at: null } : {},
         extra: (view) => [
           withId(
             buildEvent('charge.attributed', ctx.merchantId, {
@@ -220,6 +226,8 @@ export class AttributionUseCases {
         ],
       },
     );
+    // Only a racing conversion of the same referral fails the condition: retry, re-reading it.
+    if (!written) throw new AppError('unavailable', 'Referral changed meanwhile; retrying');
   }
 
   private async onRefund(

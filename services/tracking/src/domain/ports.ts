@@ -2,7 +2,7 @@ import type { AffiliateView, LinkView } from '@aff/contracts';
 import type { EventContext, PendingEvent } from '@aff/messaging';
 
 export interface EventRelay {
-  relay(pending: PendingEvent[]): Promise<void>;
+  relay(pending: PendingEvent[]): void;
 }
 
 export interface CallContext {

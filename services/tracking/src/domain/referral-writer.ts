@@ -2,7 +2,7 @@
  * Writes referrals together with their events (in-document outbox) and relays them. The view
  * an event carries is the referral as it will be after the write, link counts included.
  */
-import type { UpdateQuery } from 'mongoose';
+import type { FilterQuery, UpdateQuery } from 'mongoose';
 import { buildEvent, deterministicId } from '@aff/contracts';
 import type { EventEnvelope, EventMap, ReferralView } from '@aff/contracts';
 import type { ReferralRepository } from '../data/referral.repository';
@@ -14,6 +14,11 @@ export type ReferralEventType =
   'referral.created' | 'referral.lead' | 'referral.converted' | 'referral.updated';
 
 export interface WriteOptions {
+  /**
+   * Only write while the stored referral still matches (e.g. `{ became_lead_at: null }` for the
+   * step to lead), so two writers racing on one referral cannot both make the same step.
+   */
+  condition?: FilterQuery<ReferralRecord>;
   /** Seed for deterministic event ids (a processor event id), so a re-run publishes the same ids. */
   idSeed?: string;
   /** More events to store in the same write, built from the new view. */
@@ -41,7 +46,7 @@ export class ReferralWriter {
       ...(opts.extra?.(view) ?? []),
     ];
     const result = await this.referrals.insert(record, events, ctx.events);
-    await this.relay.relay(result.pending);
+    this.relay.relay(result.pending);
     return view;
   }
 
@@ -51,7 +56,7 @@ export class ReferralWriter {
     set: Partial<ReferralRecord>,
     types: ReferralEventType[],
     opts: WriteOptions & { inc?: Partial<Record<'visits', number>> } = {},
-  ): Promise<ReferralView> {
+  ): Promise<ReferralView | null> {
     const next: ReferralRecord = {
       ...current,
       ...set,
@@ -65,14 +70,16 @@ export class ReferralWriter {
     ];
     const update: UpdateQuery<ReferralRecord> = { $set: set };
     if (opts.inc) update.$inc = opts.inc;
-    const result = await this.referrals.update(
+    const result = await this.referrals.updateIf(
       ctx.merchantId,
       current._id,
+      opts.condition ?? {},
       update,
       events,
       ctx.events,
     );
-    if (result) await this.relay.relay(result.pending);
+    if (!result) return null;
+    this.relay.relay(result.pending);
     return view;
   }
 

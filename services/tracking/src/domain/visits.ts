@@ -3,6 +3,7 @@ import { leadBodySchema, validate, visitBodySchema } from '@aff/contracts';
 import type { ReferralView, VisitAnswer } from '@aff/contracts';
 import { AppError, errors } from '@aff/api';
 import type { ReferralRepository } from '../data/referral.repository';
+import type { ReferralRecord } from '../data/referral.schema';
 import type { Catalog } from './catalog';
 import { newReferral } from './new-referral';
 import { affiliateCanEarn, isLive, isSelfReferral, stateAfterLead } from './referral-rules';
@@ -37,6 +38,7 @@ export class VisitUseCases {
         await this.writer.change(ctx, existing, { updated_at: now }, ['referral.updated'], {
           inc: { visits: 1 },
         });
+        // (Unconditional: only a referral that vanished matches nothing, and then so be it.)
         return {
           referral: { id: existing._id, expires_at: new Date(existing.expires_at).toISOString() },
           affiliate,
@@ -51,13 +53,28 @@ export class VisitUseCases {
     return { referral: { id: view.id, expires_at: view.expires_at }, affiliate };
   }
 
-  /** Idempotent: a referral that already is a lead (or converted) stays as it is. */
+  /**
+   * Idempotent: a referral that already is a lead (or converted) stays as it is. The step to
+   * lead is conditional, so a lead racing the processor's customer event is counted once.
+   */
   async recordLead(ctx: CallContext, body: unknown): Promise<ReferralView> {
     const input = validate(leadBodySchema, body);
     if (!input.ok) throw errors.invalid('Could not record lead.', input.details);
     const { referral: referralId, email } = input.value;
-    const current = await this.referrals.findById(ctx.merchantId, referralId);
-    if (!current) throw errors.notFound('Referral', referralId);
+    for (;;) {
+      const current = await this.referrals.findById(ctx.merchantId, referralId);
+      if (!current) throw errors.notFound('Referral', referralId);
+      const view = await this.leadStep(ctx, current, email);
+      if (view) return view;
+    }
+  }
+
+  /** Null when another writer made the step first; the caller reads again. */
+  private async leadStep(
+    ctx: CallContext,
+    current: ReferralRecord,
+    email: string,
+  ): Promise<ReferralView | null> {
     const now = this.now();
     if (current.conversion_state !== 'visitor' || !isLive(current, now)) {
       return this.writer.change(
@@ -80,6 +97,7 @@ export class VisitUseCases {
         ...(selfReferral ? { deactivated_at: now } : {}),
       },
       ['referral.lead'],
+      { condition: { conversion_state: 'visitor', became_lead_at: null } },
     );
   }
 }

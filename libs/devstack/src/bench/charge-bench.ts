@@ -1,0 +1,176 @@
+/**
+ * The charge path, on the system `run-bench` started: many attributed customers, then
+ *  - drain: the tracking and commission services are stopped while a backlog of charges is
+ *    accepted by the hook, then started; commissions per second until all are listed;
+ *  - steady: charges at a fixed rate; time from the hook's answer to the commission showing in
+ *    `GET /v1/commissions` (a poller reads the newest page with `expand[]=sale`).
+ */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { RunningSystem } from '../system';
+import { call, prepareAffiliate, sendProcessor, type BenchMerchant } from './money-bench';
+import { inPool, percentile } from './pool';
+
+export interface ChargeBenchFigures {
+  customers: number;
+  drain: { charges: number; seconds: number; commissionsPerSecond: number };
+  steady: { ratePerSecond: number; samples: number; p50Ms: number; p99Ms: number; missing: number };
+}
+
+export interface ChargeBenchOptions {
+  customers: number;
+  concurrency: number;
+  steadyRate: number;
+  steadySeconds: number;
+  log: (line: string) => void;
+}
+
+export async function benchCharges(
+  system: RunningSystem,
+  merchant: BenchMerchant,
+  opts: ChargeBenchOptions,
+): Promise<ChargeBenchFigures> {
+  const gw = system.gatewayUrl;
+  const affiliate = await prepareAffiliate(gw, merchant);
+  opts.log(`charge bench: ${opts.customers} attributed customers (visit + customer.created each)`);
+  const customers = await inPool(opts.customers, opts.concurrency, async (i) => {
+    const visit = await call(gw, '/t/v1/visits', {
+      method: 'POST',
+      body: JSON.stringify({ key: merchant.public_key, token: affiliate.links[0].token }),
+    });
+    const id = `cus_bench_${i}_${randomUUID().slice(0, 8)}`;
+    await sendProcessor(gw, merchant, 'customer.created', {
+      id,
+      email: `buyer${i}@example.com`,
+      name: `Buyer ${i}`,
+      metadata: { referral: visit.referral.id },
+    });
+    return id;
+  });
+  await waitFor(async () => {
+    const a = await call(gw, `/v1/affiliates/${affiliate.id}`, {}, merchant.api_secret);
+    return a.leads >= opts.customers;
+  }, 300_000);
+
+  opts.log(
+    `charge bench: ${opts.customers} charges piled up while tracking and commission are stopped`,
+  );
+  await Promise.all([system.stopProcess('tracking'), system.stopProcess('commission')]);
+  const charge = (customer: string) =>
+    sendProcessor(gw, merchant, 'charge.succeeded', {
+      id: `ch_${randomUUID()}`,
+      customer,
+      amount: 10_000,
+      currency: 'usd',
+      tax: 0,
+      amount_refunded: 0,
+    });
+  await inPool(customers.length, opts.concurrency, (i) => charge(customers[i]!));
+  const started = Date.now();
+  await Promise.all([system.startProcess('tracking'), system.startProcess('commission')]);
+  await waitFor(
+    async () => (await commissionCount(gw, merchant, affiliate.id)) >= customers.length,
+    600_000,
+    50,
+  );
+  const drainSeconds = (Date.now() - started) / 1000;
+
+  opts.log(`charge bench: ${opts.steadyRate} charges/s for ${opts.steadySeconds} s`);
+  const steady = await steadyCharges(gw, merchant, customers, opts);
+  return {
+    customers: customers.length,
+    drain: {
+      charges: customers.length,
+      seconds: drainSeconds,
+      commissionsPerSecond: customers.length / drainSeconds,
+    },
+    steady,
+  };
+}
+
+async function steadyCharges(
+  gw: string,
+  merchant: BenchMerchant,
+  customers: string[],
+  opts: ChargeBenchOptions,
+): Promise<ChargeBenchFigures['steady']> {
+  const acceptedAt = new Map<string, number>();
+  const seenAt = new Map<string, number>();
+  let polling = true;
+  const poller = (async () => {
+    while (polling) {
+      const page = await call(
+        gw,
+        '/v1/commissions?limit=100&expand[]=sale',
+        {},
+        merchant.api_secret,
+      ).catch(() => null);
+      const now = Date.now();
+      for (const c of page?.data ?? []) {
+        const chargeId = c.sale?.processor_charge_id as string | undefined;
+        if (chargeId && !seenAt.has(chargeId)) seenAt.set(chargeId, now);
+      }
+      await delay(10);
+    }
+  })();
+  const total = opts.steadyRate * opts.steadySeconds;
+  const sends: Promise<void>[] = [];
+  const start = Date.now();
+  for (let i = 0; i < total; i++) {
+    await delay(Math.max(0, start + (i * 1000) / opts.steadyRate - Date.now()));
+    const customer = customers[i % customers.length]!;
+    sends.push(
+      (async () => {
+        const id = `ch_${randomUUID()}`;
+        await sendProcessor(gw, merchant, 'charge.succeeded', {
+          id,
+          customer,
+          amount: 5_000,
+          currency: 'usd',
+          tax: 0,
+          amount_refunded: 0,
+        });
+        acceptedAt.set(id, Date.now());
+      })(),
+    );
+  }
+  await Promise.all(sends);
+  await waitFor(async () => [...acceptedAt.keys()].every((id) => seenAt.has(id)), 30_000, 50).catch(
+    () => undefined,
+  );
+  polling = false;
+  await poller;
+  const latencies = [...acceptedAt]
+    .filter(([id]) => seenAt.has(id))
+    .map(([id, at]) => Math.max(0, seenAt.get(id)! - at))
+    .sort((a, b) => a - b);
+  return {
+    ratePerSecond: opts.steadyRate,
+    samples: latencies.length,
+    p50Ms: percentile(latencies, 0.5),
+    p99Ms: percentile(latencies, 0.99),
+    missing: acceptedAt.size - latencies.length,
+  };
+}
+
+async function commissionCount(gw: string, merchant: BenchMerchant, affiliateId: string) {
+  const list = await call(
+    gw,
+    `/v1/commissions?affiliate_id=${affiliateId}&limit=1`,
+    {},
+    merchant.api_secret,
+  );
+  return list.pagination.total_count as number;
+}
+
+export async function waitFor(
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  everyMs = 250,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await delay(everyMs);
+  }
+}

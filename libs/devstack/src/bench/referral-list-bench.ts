@@ -1,0 +1,58 @@
+/**
+ * `GET /v1/referrals?limit=25` in a fresh tenant with few and with many referrals: a list must
+ * not slow down as a merchant's history grows.
+ */
+import autocannon from 'autocannon';
+import { measure, type Measurement } from './measure';
+import { prepareAffiliate, type BenchMerchant } from './money-bench';
+import { waitFor } from './charge-bench';
+
+export interface ReferralListFigures {
+  small: Measurement & { referrals: number };
+  large: Measurement & { referrals: number };
+}
+
+export async function benchReferralList(
+  gatewayUrl: string,
+  merchant: BenchMerchant,
+  opts: { small: number; large: number; connections: number; durationSeconds: number },
+): Promise<ReferralListFigures> {
+  const affiliate = await prepareAffiliate(gatewayUrl, merchant);
+  const auth = `Basic ${Buffer.from(`${merchant.api_secret}:`).toString('base64')}`;
+  const addVisits = async (amount: number) => {
+    const result = await autocannon({
+      url: `${gatewayUrl}/t/v1/visits`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ key: merchant.public_key, token: affiliate.links[0].token }),
+      connections: opts.connections,
+      amount,
+    });
+    if (result.non2xx > 0 || result.errors > 0)
+      throw new Error(`seeding referrals: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  };
+  const total = async () => {
+    const res = await fetch(`${gatewayUrl}/v1/referrals?limit=1`, {
+      headers: { authorization: auth },
+    });
+    return ((await res.json()) as { pagination: { total_count: number } }).pagination.total_count;
+  };
+  const list = (name: string) =>
+    measure(name, {
+      url: `${gatewayUrl}/v1/referrals?limit=25`,
+      headers: { authorization: auth },
+      connections: opts.connections,
+      durationSeconds: opts.durationSeconds,
+    });
+
+  await addVisits(opts.small);
+  await waitFor(async () => (await total()) >= opts.small, 60_000);
+  const small = await list(`GET /v1/referrals?limit=25 (${opts.small} referrals)`);
+  await addVisits(opts.large - opts.small);
+  await waitFor(async () => (await total()) >= opts.large, 120_000);
+  const large = await list(`GET /v1/referrals?limit=25 (${opts.large} referrals)`);
+  return {
+    small: { ...small, referrals: opts.small },
+    large: { ...large, referrals: opts.large },
+  };
+}

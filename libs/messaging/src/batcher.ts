@@ -1,0 +1,59 @@
+/**
+ * Gathers items that arrive close together and hands them to one `flush` call, so concurrent
+ * handlers share one bulk write instead of a round trip each. Each caller awaits its own item's
+ * result, so a handler acknowledges its message only after the write that holds it.
+ */
+export interface BatcherOptions<T, R> {
+  /**
+   * Writes a whole batch; returns one result per item, in order. An `Error` in place of a result
+   * fails that item alone (e.g. the one duplicate key of an unordered insert).
+   */
+  flush: (items: T[]) => Promise<(R | Error)[]>;
+  /** Largest batch; a full batch is flushed at once. */
+  maxItems?: number;
+  /** How long the first item of a batch waits for company. */
+  maxWaitMs?: number;
+}
+
+interface Waiting<T, R> {
+  item: T;
+  resolve: (result: R) => void;
+  reject: (error: unknown) => void;
+}
+
+export class Batcher<T, R = void> {
+  private queue: Waiting<T, R>[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private readonly maxItems: number;
+  private readonly maxWaitMs: number;
+
+  constructor(private readonly opts: BatcherOptions<T, R>) {
+    this.maxItems = opts.maxItems ?? 200;
+    this.maxWaitMs = opts.maxWaitMs ?? 2;
+  }
+
+  push(item: T): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      if (this.queue.length >= this.maxItems) this.flushNow();
+      else this.timer ??= setTimeout(() => this.flushNow(), this.maxWaitMs);
+    });
+  }
+
+  private flushNow(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const batch = this.queue.splice(0, this.maxItems);
+    if (this.queue.length > 0) this.timer = setTimeout(() => this.flushNow(), this.maxWaitMs);
+    if (batch.length === 0) return;
+    this.opts.flush(batch.map((w) => w.item)).then(
+      (results) =>
+        batch.forEach((w, i) => {
+          const result = results[i];
+          if (result instanceof Error) w.reject(result);
+          else w.resolve(result as R);
+        }),
+      (error: unknown) => batch.forEach((w) => w.reject(error)),
+    );
+  }
+}

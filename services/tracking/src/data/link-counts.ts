@@ -1,0 +1,99 @@
+/**
+ * Visitors, leads and conversions per link, held in memory for the `link` a referral shows.
+ * Counting them in the database for every referral shown (three counts per link) cost more than
+ * the rest of a visit. Loaded with one aggregation at start (and after a reconnect), then moved
+ * by the referral events every replica sees on plain NATS subscriptions.
+ */
+import type { EventEnvelope, ReferralView } from '@aff/contracts';
+import { decodeJson, type NatsConnection, type Subscription } from '@aff/messaging';
+import type { Logger } from '@aff/logging';
+import type { Model } from 'mongoose';
+import type { ReferralRecord } from './referral.schema';
+
+export interface LinkCounts {
+  visitors: number;
+  leads: number;
+  conversions: number;
+}
+
+export const REFERRAL_EVENT_SUBJECTS = [
+  'evt.referral.created',
+  'evt.referral.lead',
+  'evt.referral.converted',
+];
+
+const key = (merchantId: string, linkId: string): string => `${merchantId}\u0000${linkId}`;
+
+export class LinkCountsMemory {
+  private counts = new Map<string, LinkCounts>();
+  /** Events already counted; a relay that publishes twice after a crash must not count twice. */
+  private readonly seen = new Set<string>();
+  private readonly seenOrder: string[] = [];
+
+  constructor(private readonly referrals: Model<ReferralRecord>) {}
+
+  async load(): Promise<void> {
+    const rows = await this.referrals
+      .aggregate<{ _id: { m: string; l: string }; v: number; le: number; c: number }>([
+        { $match: { link_id: { $ne: null } } },
+        {
+          $group: {
+            _id: { m: '$merchant_id', l: '$link_id' },
+            v: { $sum: 1 },
+            le: { $sum: { $cond: [{ $gt: ['$became_lead_at', null] }, 1, 0] } },
+            c: { $sum: { $cond: [{ $gt: ['$became_conversion_at', null] }, 1, 0] } },
+          },
+        },
+      ])
+      .exec();
+    const fresh = new Map<string, LinkCounts>();
+    for (const row of rows)
+      fresh.set(key(row._id.m, row._id.l), { visitors: row.v, leads: row.le, conversions: row.c });
+    this.counts = fresh;
+  }
+
+  get(merchantId: string, linkId: string): LinkCounts {
+    return this.counts.get(key(merchantId, linkId)) ?? { visitors: 0, leads: 0, conversions: 0 };
+  }
+
+  apply(event: EventEnvelope): void {
+    const referral = event.data as ReferralView;
+    if (!referral.link || this.seen.has(event.id)) return;
+    this.remember(event.id);
+    const counts = { ...this.get(event.merchant_id, referral.link.id) };
+    if (event.type === 'referral.created') {
+      counts.visitors += 1;
+      // A coupon referral is created as a lead in one write; its `referral.lead` follows.
+    } else if (event.type === 'referral.lead') counts.leads += 1;
+    else if (event.type === 'referral.converted') counts.conversions += 1;
+    this.counts.set(key(event.merchant_id, referral.link.id), counts);
+  }
+
+  follow(nc: NatsConnection, log: Logger): Subscription[] {
+    const subscriptions = REFERRAL_EVENT_SUBJECTS.map((subject) =>
+      nc.subscribe(subject, {
+        callback: (error, msg) => {
+          if (error) return;
+          try {
+            this.apply(decodeJson(msg.data) as EventEnvelope);
+          } catch (err) {
+            log.warn({ err, subject }, 'referral event not counted in memory');
+          }
+        },
+      }),
+    );
+    void (async () => {
+      for await (const status of nc.status()) {
+        if (status.type === 'reconnect')
+          await this.load().catch((err: unknown) => log.warn({ err }, 'link counts reload failed'));
+      }
+    })();
+    return subscriptions;
+  }
+
+  private remember(eventId: string): void {
+    this.seen.add(eventId);
+    this.seenOrder.push(eventId);
+    if (this.seenOrder.length > 100_000) this.seen.delete(this.seenOrder.shift() as string);
+  }
+}
