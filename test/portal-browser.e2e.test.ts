@@ -30,6 +30,13 @@ it('shows a real journey behind the magic link; copy, settings, sign-out and a r
   const origin = new URL(sso).origin;
   await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   const page = await browser.context.newPage();
+  // Script errors and Content-Security-Policy violations show up as console errors.
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource'))
+      problems.push(msg.text());
+  });
 
   // Sign in: the link lands on the dashboard with this journey's numbers.
   await page.goto(sso);
@@ -96,4 +103,5 @@ it('shows a real journey behind the magic link; copy, settings, sign-out and a r
     'Ask the program you work with for a new sign-in link',
   );
   await page.screenshot({ path: path.join(dir, 'portal-link-refused.png') });
+  expect(problems).toEqual([]);
 }, 180_000);
