@@ -10,7 +10,7 @@ import { api } from './support/http';
 import { findEvents } from './support/events';
 import { createAffiliate } from './support/journey';
 import { createMerchant, type TestMerchant } from './support/merchant';
-import { portalRequest } from './support/portal';
+import { csrfOf, portalRequest, signIn } from './support/portal';
 import { campaignPayingAtOnce, paidJourney } from './support/portal-journey';
 import { eventually } from './support/processor';
 import { mailsTo, refusedDeliveries, type ReceivedMail } from './support/smtp-sink';
@@ -87,6 +87,25 @@ describe('e-mail confirmation', () => {
     expect((await portalRequest(linkIn(secondMail!))).status).toBe(200);
     expect((await api(merchant.api_secret).get(`/v1/affiliates/${affiliate.id}`)).body.email).toBe(
       second,
+    );
+  });
+
+  it('is mailed when the affiliate changes the address in the portal', async () => {
+    const affiliate = await createAffiliate(merchant);
+    const newEmail = address();
+    const { cookie } = await signIn(merchant, affiliate.id);
+    const csrf = csrfOf((await portalRequest('/portal', { cookie })).text);
+    const saved = await portalRequest('/portal/settings', {
+      cookie,
+      form: { _csrf: csrf, email: newEmail, receive_new_commission_notifications: 'true' },
+    });
+    expect(saved.location).toBe('/portal?notice=confirm');
+    const pending = await portalRequest('/portal?notice=confirm', { cookie });
+    expect(pending.text).toContain(`Waiting for confirmation of <strong>${newEmail}</strong>`);
+    const [mail] = await waitForMail(newEmail, /Confirm your e-mail address/);
+    expect((await portalRequest(linkIn(mail!))).status).toBe(200);
+    expect((await api(merchant.api_secret).get(`/v1/affiliates/${affiliate.id}`)).body.email).toBe(
+      newEmail,
     );
   });
 

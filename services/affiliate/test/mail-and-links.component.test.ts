@@ -3,6 +3,9 @@
  * duplicate, a send cut off mid-way), and the expiry of magic links and confirmation links.
  */
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Connection, Model } from 'mongoose';
 import { AppError } from '@aff/api';
 import { createLogger } from '@aff/logging';
@@ -16,7 +19,11 @@ import { ssoTokenModel } from '../src/data/sso-token.schema';
 import { AffiliatePresenter } from '../src/domain/affiliate-presenter';
 import { EmailConfirmations } from '../src/domain/email-confirmations';
 import { MagicLinks } from '../src/domain/magic-links';
-import type { MailTransport, OutgoingMail } from '../src/mail/mail-transport';
+import {
+  createMailTransport,
+  type MailTransport,
+  type OutgoingMail,
+} from '../src/mail/mail-transport';
 import { OnceMailer } from '../src/mail/once-mailer';
 
 const log = createLogger('test', 'silent');
@@ -179,4 +186,21 @@ describe('link expiry', () => {
     expect(view).toMatchObject({ email: affiliate.unconfirmed_email, unconfirmed_email: null });
     expect(await confirmations.issue('m1', affiliate._id, affiliate.unconfirmed_email!)).toBeNull();
   });
+});
+
+it('writes mails to the outbox directory when no SMTP server is configured', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aff-outbox-'));
+  const transport = createMailTransport({
+    MAIL_FROM: 'Program <p@example.com>',
+    MAIL_OUTBOX_DIR: dir,
+  });
+  expect(transport.description).toBe(`outbox directory ${dir}`);
+  await transport.send({ ...message, messageId: '<k1@example.test>' });
+  const files = fs.readdirSync(dir);
+  expect(files).toHaveLength(1);
+  const eml = fs.readFileSync(path.join(dir, files[0]!), 'utf8');
+  expect(eml).toMatch(/^Subject: Hi$/m);
+  expect(eml).toMatch(/^To: a@example.com$/m);
+  expect(eml).toMatch(/^Message-ID: <k1@example.test>$/m);
+  fs.rmSync(dir, { recursive: true, force: true });
 });
