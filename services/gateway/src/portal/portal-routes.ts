@@ -2,16 +2,9 @@
  * The affiliate portal: sign-in by magic link, a server-rendered dashboard, settings, sign-out,
  * and the e-mail confirmation link. HTML only; data comes from the owning services.
  */
-import { randomBytes } from 'node:crypto';
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { isAppError } from '@aff/api';
+import express, { type Request, type Response, type Router } from 'express';
 import type { Logger } from '@aff/logging';
 import type { RpcClient } from '@aff/messaging';
-import { html, type SafeHtml } from './html';
-import { layout } from './portal-layout';
-import { PortalData, PortalReplyError } from './portal-data';
-import { csrfMatches, type PortalSession, type PortalSessions } from './portal-sessions';
-import { clearSessionCookie, isHttps, readSessionCookie, setSessionCookie } from './session-cookie';
 import { loadDashboard } from './dashboard-loader';
 import { dashboardBody } from './dashboard-page';
 import {
@@ -22,6 +15,19 @@ import {
   payoutsBody,
   referralsBody,
 } from './other-pages';
+import { PortalData, PortalReplyError } from './portal-data';
+import {
+  ASK_AGAIN,
+  checkCsrf,
+  locals,
+  notFound,
+  page,
+  portalErrors,
+  requireSession,
+  securityHeaders,
+} from './portal-http';
+import type { PortalSessions } from './portal-sessions';
+import { clearSessionCookie, isHttps, readSessionCookie, setSessionCookie } from './session-cookie';
 
 export interface PortalDeps {
   rpc: RpcClient;
@@ -29,14 +35,6 @@ export interface PortalDeps {
   publicUrl: string;
   log: Logger;
 }
-
-interface Locals {
-  session: PortalSession;
-  token: string;
-}
-
-const ASK_AGAIN =
-  'Sign-in links work once and for one minute, and only the newest one works. Ask the program you work with for a new sign-in link.';
 
 export function portalRouter(deps: PortalDeps): Router {
   const router = express.Router();
@@ -195,117 +193,6 @@ export function portalRouter(deps: PortalDeps): Router {
   return router;
 }
 
-function requireSession(deps: PortalDeps) {
-  return async (req: Request, res: Response, next: NextFunction) => {
-    const token = readSessionCookie(req);
-    const session = await deps.sessions.find(token);
-    if (!session || !token) {
-      if (token) clearSessionCookie(res, isHttps(req, deps.publicUrl));
-      page(res, 401, 'Signed out', {
-        body: messageBody(
-          'You are not signed in',
-          `Your session has ended or you signed out. ${ASK_AGAIN}`,
-        ),
-      });
-      return;
-    }
-    const value: Locals = { session, token };
-    res.locals.portal = value;
-    next();
-  };
-}
-
-function checkCsrf(req: Request, res: Response, next: NextFunction) {
-  const sent = (req.body as Record<string, unknown> | undefined)?._csrf;
-  if (!csrfMatches(locals(res).session, sent)) {
-    page(res, 403, 'Form expired', {
-      body: messageBody(
-        'This form has expired',
-        'Reload the dashboard and try again.',
-        html`<p><a href="/portal">Back to the dashboard</a></p>`,
-      ),
-    });
-    return;
-  }
-  next();
-}
-
-function securityHeaders(_req: Request, res: Response, next: NextFunction) {
-  const nonce = randomBytes(16).toString('base64');
-  res.locals.nonce = nonce;
-  res.set({
-    'Cache-Control': 'no-store',
-    'Content-Security-Policy': `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
-    'Referrer-Policy': 'no-referrer',
-    'X-Content-Type-Options': 'nosniff',
-    'X-Frame-Options': 'DENY',
-  });
-  next();
-}
-
-function portalErrors(log: Logger) {
-  return (error: unknown, _req: Request, res: Response, next: NextFunction) => {
-    if (res.headersSent) return next(error);
-    if (error instanceof PortalReplyError && error.status < 500) {
-      page(res, error.status, 'Request not possible', {
-        body: messageBody('That did not work', error.message),
-      });
-      return;
-    }
-    if (isAppError(error) && error.status >= 500) {
-      page(res, error.status, 'Portal unavailable', {
-        body: messageBody('Portal unavailable', 'Please try again in a moment.'),
-      });
-      return;
-    }
-    const status = (error as { status?: number }).status;
-    if (typeof status === 'number' && status >= 400 && status < 500) {
-      page(res, status, 'Bad request', {
-        body: messageBody('Bad request', 'The form could not be read.'),
-      });
-      return;
-    }
-    log.error({ err: error, requestId: res.locals.requestId }, 'portal request failed');
-    page(res, 500, 'Something went wrong', {
-      body: messageBody('Something went wrong', 'Please try again in a moment.'),
-    });
-  };
-}
-
-function page(
-  res: Response,
-  status: number,
-  title: string,
-  opts: { body: SafeHtml; signedIn?: boolean },
-) {
-  const portal = res.locals.portal as Locals | undefined;
-  res
-    .status(status)
-    .type('html')
-    .send(
-      layout({
-        title,
-        nonce: res.locals.nonce as string,
-        body: opts.body,
-        ...(opts.signedIn && portal
-          ? { signedIn: { name: portal.session.name, csrf: portal.session.csrfToken } }
-          : {}),
-      }),
-    );
-}
-
-function notFound(res: Response) {
-  page(res, 404, 'Not found', {
-    body: messageBody(
-      'Not found',
-      'There is nothing here for your account.',
-      html`<p><a href="/portal">Back to the dashboard</a></p>`,
-    ),
-    signedIn: true,
-  });
-}
-
-const locals = (res: Response) => res.locals.portal as Locals;
 const requestId = (res: Response) => res.locals.requestId as string;
 const portalData = (deps: PortalDeps, res: Response) =>
   new PortalData(deps.rpc, locals(res).session, requestId(res));
