@@ -1,5 +1,5 @@
 /** One mongoose connection per service, to that service's own database. */
-import mongoose, { type Connection } from 'mongoose';
+import mongoose, { type Connection, type Schema } from 'mongoose';
 
 export async function connectMongo(url: string, dbName: string): Promise<Connection> {
   const connection = mongoose.createConnection(url, {
@@ -9,7 +9,19 @@ export async function connectMongo(url: string, dbName: string): Promise<Connect
     autoIndex: true,
     autoCreate: true,
   });
+  connection.plugin(tenantKeyIndex);
   return connection.asPromise();
+}
+
+/**
+ * Every merchant-scoped write filters by `{_id, merchant_id}`. MongoDB answers that from the
+ * `_id` index; mongo-java-server (the local server) uses an index only when a filter's fields are
+ * exactly an index's fields, and otherwise scans the whole collection on every update (measured:
+ * 176 against 1,439 updates/s on 20,000 documents). This unique index, redundant on MongoDB and
+ * cheap there, makes those writes index lookups on both.
+ */
+export function tenantKeyIndex(schema: Schema): void {
+  if (schema.path('merchant_id')) schema.index({ _id: 1, merchant_id: 1 }, { unique: true });
 }
 
 export function isDuplicateKeyError(error: unknown): boolean {

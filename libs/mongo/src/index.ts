@@ -2,3 +2,4 @@ export * from './connection';
 export * from './pending-events';
 export * from './processed-events';
 export * from './tenant-repository';
+export * from './bulk-updates';

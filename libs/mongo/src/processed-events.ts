@@ -3,6 +3,7 @@
  * for handlers whose effect is not naturally idempotent.
  */
 import { Schema, type Connection, type Model } from 'mongoose';
+import { Batcher } from '@aff/messaging';
 import { isDuplicateKeyError } from './connection';
 
 interface ProcessedEventDoc {
@@ -12,6 +13,8 @@ interface ProcessedEventDoc {
 
 export class ProcessedEvents {
   private readonly model: Model<ProcessedEventDoc>;
+  /** Records of concurrent handlers share one unordered insert. */
+  private readonly records: Batcher<ProcessedEventDoc>;
 
   constructor(connection: Connection) {
     const schema = new Schema<ProcessedEventDoc>(
@@ -21,6 +24,19 @@ export class ProcessedEvents {
     this.model =
       (connection.models.ProcessedEvent as Model<ProcessedEventDoc> | undefined) ??
       connection.model<ProcessedEventDoc>('ProcessedEvent', schema, 'processed_events');
+    const model = this.model;
+    this.records = new Batcher<ProcessedEventDoc>({
+      flush: async (docs) => {
+        try {
+          await model.collection.insertMany(docs as never[], { ordered: false });
+        } catch (error) {
+          // Duplicates mean "already recorded": exactly what a record wants.
+          const failures = (error as { writeErrors?: { code: number }[] }).writeErrors;
+          if (!failures?.every((f) => f.code === 11000)) throw error;
+        }
+        return docs.map(() => undefined);
+      },
+    });
   }
 
   async has(consumer: string, eventId: string): Promise<boolean> {
@@ -29,7 +45,7 @@ export class ProcessedEvents {
 
   async record(consumer: string, eventId: string): Promise<void> {
     try {
-      await this.model.create({ _id: `${consumer}:${eventId}`, processed_at: new Date() });
+      await this.records.push({ _id: `${consumer}:${eventId}`, processed_at: new Date() });
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
     }

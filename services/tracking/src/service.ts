@@ -18,6 +18,7 @@ import { CATALOG_SUBJECTS, catalogHandler } from './consumers/catalog.consumer';
 import { PROCESSOR_EVENT_TYPE, processorHandler } from './consumers/processor.consumer';
 import { CachedCatalogRepository } from './data/catalog-cache';
 import { LinkCountsMemory } from './data/link-counts';
+import { NewestReferrals } from './data/newest-referrals';
 import { catalogModels } from './data/catalog.schema';
 import { ReferralRepository } from './data/referral.repository';
 import { referralModel } from './data/referral.schema';
@@ -42,10 +43,12 @@ export async function startTrackingService(config: TrackingConfig, log: Logger) 
   // The hot path's read models live in memory, loaded now and kept current by events.
   const catalogRepo = new CachedCatalogRepository(catalogs);
   const linkCounts = new LinkCountsMemory(referralsModel);
-  await Promise.all([catalogRepo.load(), linkCounts.load()]);
+  const newest = new NewestReferrals(referralsModel);
+  await Promise.all([catalogRepo.load(), linkCounts.load(), newest.load()]);
   const followers = [
     ...catalogRepo.follow(nc, CATALOG_SUBJECTS, log),
     ...linkCounts.follow(nc, log),
+    newest.follow(nc, log),
   ];
 
   const relay = new OutboxRelay(
@@ -60,7 +63,7 @@ export async function startTrackingService(config: TrackingConfig, log: Logger) 
     new RpcLinkDirectory(new RpcClient(nc, config.RPC_TIMEOUT_MS)),
   );
   const presenter = new ReferralPresenter(linkCounts, catalogRepo);
-  const writer = new ReferralWriter(referrals, presenter, relay);
+  const writer = new ReferralWriter(referrals, presenter, relay, newest);
   const visits = new VisitUseCases(referrals, catalog, writer);
   const attribution = new AttributionUseCases(
     referrals,
@@ -95,7 +98,7 @@ export async function startTrackingService(config: TrackingConfig, log: Logger) 
     'tracking',
     trackingRpc({
       visits,
-      queries: new ReferralQueries(referrals, presenter),
+      queries: new ReferralQueries(referrals, presenter, newest),
       referrals,
       presenter,
     }),

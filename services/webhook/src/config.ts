@@ -17,9 +17,9 @@ export const configSchema = commonConfigSchema.extend({
   /** How often the stored schedule is read for due deliveries. */
   WEBHOOK_POLL_MS: env.positiveInt(1000),
   /** Requests in flight at once, over all endpoints. */
-  WEBHOOK_CONCURRENCY: env.positiveInt(64),
+  WEBHOOK_CONCURRENCY: env.positiveInt(128),
   /** Requests in flight at once to one endpoint, so a slow one cannot take every slot. */
-  WEBHOOK_ENDPOINT_CONCURRENCY: env.positiveInt(4),
+  WEBHOOK_ENDPOINT_CONCURRENCY: env.positiveInt(32),
 });
 export type WebhookConfig = z.infer<typeof configSchema>;
 

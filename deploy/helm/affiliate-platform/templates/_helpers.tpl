@@ -50,23 +50,89 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
 {{- printf "%s:%s" .Values.image.repository (include "affiliate-platform.imageTag" .) }}
 {{- end }}
 
-{{/*
-One infrastructure URL as an EnvVar, from a Secret key when existingSecret is set, else from url.
-Call with (dict "env" "MONGO_URL" "cfg" .Values.mongodb "what" "mongodb").
-*/}}
-{{- define "affiliate-platform.urlEnv" -}}
-- name: {{ .env }}
-{{- if .cfg.existingSecret }}
-  valueFrom:
-    secretKeyRef:
-      name: {{ .cfg.existingSecret }}
-      key: {{ required (printf "%s.existingSecretKey is required with %s.existingSecret" .what .what) .cfg.existingSecretKey }}
+{{- define "affiliate-platform.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- .Values.serviceAccount.name | default (include "affiliate-platform.fullname" .) }}
 {{- else }}
-  value: {{ required (printf "%s.url (or %s.existingSecret) is required" .what .what) .cfg.url | quote }}
+{{- .Values.serviceAccount.name | default "default" }}
 {{- end }}
 {{- end }}
 
-{{/* Port name and number of a component's /healthz and /readyz. Call with the component. */}}
+{{/* The chart's own Secret: infrastructure URLs given as `url`, and secrets.extraEnv. */}}
+{{- define "affiliate-platform.secretName" -}}
+{{- printf "%s-credentials" (include "affiliate-platform.fullname" .) | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+Data of the chart's Secret as YAML (key: value), empty when nothing needs it: every
+infrastructure URL without existingSecret (Redis only when an enabled component uses it), then
+secrets.extraEnv under its variable names.
+*/}}
+{{- define "affiliate-platform.secretData" -}}
+{{- $data := dict }}
+{{- $redisUsed := false }}
+{{- range $name, $c := .Values.components }}
+{{- if and $c.enabled $c.useRedis }}{{ $redisUsed = true }}{{ end }}
+{{- end }}
+{{- range $what := list "mongodb" "nats" "redis" }}
+{{- $cfg := index $.Values $what }}
+{{- if and (not $cfg.existingSecret) (or (ne $what "redis") $redisUsed) }}
+{{- $_ := set $data (printf "%s-url" $what) (required (printf "%s.url (or %s.existingSecret) is required" $what $what) $cfg.url | toString) }}
+{{- end }}
+{{- end }}
+{{- range $k, $v := .Values.secrets.extraEnv }}
+{{- $_ := set $data $k (toString $v) }}
+{{- end }}
+{{- if $data }}
+{{- toYaml $data }}
+{{- end }}
+{{- end }}
+
+{{/*
+One infrastructure URL as an EnvVar read from a Secret: the existingSecret's key, or the
+chart's Secret. Call with (dict "root" $ "env" "MONGO_URL" "what" "mongodb").
+*/}}
+{{- define "affiliate-platform.urlEnv" -}}
+{{- $cfg := index .root.Values .what -}}
+- name: {{ .env }}
+  valueFrom:
+    secretKeyRef:
+{{- if $cfg.existingSecret }}
+      name: {{ $cfg.existingSecret }}
+      key: {{ required (printf "%s.existingSecretKey is required with %s.existingSecret" .what .what) $cfg.existingSecretKey }}
+{{- else }}
+      name: {{ include "affiliate-platform.secretName" .root }}
+      key: {{ printf "%s-url" .what }}
+{{- end }}
+{{- end }}
+
+{{/*
+Plain settings of a component as YAML (its ConfigMap's data): chart defaults, then
+telemetry.extraEnv, then the component's env; PORT / HEALTH_PORT always match the probe port.
+Call with (dict "root" $ "name" $name "c" $c).
+*/}}
+{{- define "affiliate-platform.componentEnv" -}}
+{{- $root := .root }}
+{{- $c := .c }}
+{{- $env := dict "LOG_LEVEL" (toString $root.Values.logLevel) "OTEL_SERVICE_NAME" .name "MONGO_DB" (toString ($c.mongoDb | default .name)) }}
+{{- with $root.Values.telemetry.otlpEndpoint }}
+{{- $_ := set $env "OTEL_EXPORTER_OTLP_ENDPOINT" (toString .) }}
+{{- end }}
+{{- range $k, $v := $root.Values.telemetry.extraEnv }}
+{{- $_ := set $env $k (toString $v) }}
+{{- end }}
+{{- range $k, $v := $c.env }}
+{{- $_ := set $env $k (toString $v) }}
+{{- end }}
+{{- if $c.port }}
+{{- $_ := set $env "PORT" (toString $c.port) }}
+{{- else }}
+{{- $_ := set $env "HEALTH_PORT" (toString $c.healthPort) }}
+{{- end }}
+{{- toYaml $env }}
+{{- end }}
+
+{{/* Port name of a component's /healthz and /readyz. Call with the component. */}}
 {{- define "affiliate-platform.probePortName" -}}
 {{- if .port }}http{{ else }}health{{ end }}
 {{- end }}
@@ -78,5 +144,21 @@ Call with (dict "env" "MONGO_URL" "cfg" .Values.mongodb "what" "mongodb").
 {{- end }}
 {{- if not (or .c.port .c.healthPort) }}
 {{- fail (printf "components.%s: port or healthPort is required (probes use /healthz and /readyz on it)" .name) }}
+{{- end }}
+{{- if and .c.public (not .c.port) }}
+{{- fail (printf "components.%s: public needs port (only an HTTP API takes outside traffic)" .name) }}
+{{- end }}
+{{- $hpa := .c.autoscaling | default dict }}
+{{- if $hpa.enabled }}
+{{- if not (or $hpa.targetCPUUtilizationPercentage $hpa.targetMemoryUtilizationPercentage) }}
+{{- fail (printf "components.%s.autoscaling: set targetCPUUtilizationPercentage and/or targetMemoryUtilizationPercentage" .name) }}
+{{- end }}
+{{- $requests := (.c.resources | default dict).requests | default dict }}
+{{- if and $hpa.targetCPUUtilizationPercentage (not $requests.cpu) }}
+{{- fail (printf "components.%s: autoscaling on CPU needs resources.requests.cpu" .name) }}
+{{- end }}
+{{- if and $hpa.targetMemoryUtilizationPercentage (not $requests.memory) }}
+{{- fail (printf "components.%s: autoscaling on memory needs resources.requests.memory" .name) }}
+{{- end }}
 {{- end }}
 {{- end }}

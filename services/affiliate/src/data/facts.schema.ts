@@ -60,6 +60,10 @@ export function factModels(connection: Connection) {
     },
     { versionKey: false },
   );
+  // The local server (mongo-java-server) uses an index only for a filter with exactly its
+  // fields; these make the derived counters' conditional writes index lookups (see
+  // derived-counters.ts). On MongoDB they are redundant with `_id` and cheap.
+  referral.index({ _id: 1, pending_since: 1 }, { unique: true });
   referral.index({ merchant_id: 1, affiliate_id: 1 });
   referral.index({ merchant_id: 1, link_id: 1 });
   const commission = new Schema<CommissionFact>(
@@ -75,6 +79,8 @@ export function factModels(connection: Connection) {
     },
     { versionKey: false },
   );
+  commission.index({ _id: 1, pending_since: 1 }, { unique: true });
+  commission.index({ _id: 1, merchant_id: 1, updated_at: 1 }, { unique: true });
   commission.index({ merchant_id: 1, affiliate_id: 1 });
   const sale = new Schema<SaleFact>(
     {
@@ -89,6 +95,8 @@ export function factModels(connection: Connection) {
     },
     { versionKey: false },
   );
+  sale.index({ _id: 1, pending_since: 1 }, { unique: true });
+  sale.index({ _id: 1, merchant_id: 1, updated_at: 1 }, { unique: true });
   sale.index({ merchant_id: 1, affiliate_id: 1 });
   const couponReferral = new Schema<CouponReferralFact>(
     { _id: String, merchant_id: String, coupon_id: String, lead: Number, conversion: Number },

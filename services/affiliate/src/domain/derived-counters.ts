@@ -9,7 +9,7 @@
  */
 import type { CommissionView, CouponReferral, ReferralView, SaleView } from '@aff/contracts';
 import type { Model } from 'mongoose';
-import { isDuplicateKeyError } from '@aff/mongo';
+import { BulkUpdates, isDuplicateKeyError } from '@aff/mongo';
 import type { AffiliateRecord } from '../data/affiliate.schema';
 import type { FactModels, ReferralFact } from '../data/facts.schema';
 import type { LinkRecord } from '../data/link.schema';
@@ -21,6 +21,9 @@ import { commissionDelta, saleDelta, statsUpdate, type StatDelta } from './stat-
 export const REPAIR_AFTER_MS = 30_000;
 
 export class DerivedCounters {
+  /** Increments and unmarks of concurrent events share bulk writes. */
+  private readonly bulk = new BulkUpdates();
+
   constructor(
     private readonly facts: FactModels,
     private readonly affiliates: Model<AffiliateRecord>,
@@ -73,9 +76,17 @@ export class DerivedCounters {
       const linkId = before?.link_id ?? referral.link?.id ?? null;
       await Promise.all([
         linkId
-          ? this.links.updateOne({ _id: linkId, merchant_id: merchantId }, { $inc: delta })
+          ? this.bulk.updateOne(
+              this.links,
+              { _id: linkId, merchant_id: merchantId },
+              { $inc: delta },
+            )
           : undefined,
-        this.affiliates.updateOne({ _id: affiliateId, merchant_id: merchantId }, { $inc: delta }),
+        this.bulk.updateOne(
+          this.affiliates,
+          { _id: affiliateId, merchant_id: merchantId },
+          { $inc: delta },
+        ),
       ]);
     }
     await this.unmark(this.facts.referrals, referral.id, marker);
@@ -162,7 +173,9 @@ export class DerivedCounters {
 
   /**
    * Stores a newer version of a commission or sale fact and adds the difference to the
-   * affiliate's statistics. An older or repeated version matches nothing and changes nothing.
+   * affiliate's statistics. An older or repeated version changes nothing. The write is an
+   * insert (a new fact) or an update conditional on the version read, retried when another
+   * writer got in between, so the difference is always taken against what was replaced.
    */
   private async applyNewest<T extends { updated_at?: string; pending_since?: Date | null }>(
     model: Model<T>,
@@ -174,40 +187,48 @@ export class DerivedCounters {
     deltaFrom: (before: T | null) => StatDelta,
   ): Promise<void> {
     const marker = this.now();
-    let before: T | null;
-    try {
-      before = await model
-        .findOneAndUpdate(
-          {
-            _id: id,
-            merchant_id: merchantId,
-            $or: [{ updated_at: { $lt: updatedAt } }, { updated_at: { $exists: false } }],
-          } as never,
-          {
-            $set: {
-              ...fields,
-              affiliate_id: affiliateId,
-              updated_at: updatedAt,
-              pending_since: marker,
-            },
-          } as never,
-          { upsert: true, new: false },
-        )
+    const next = {
+      ...fields,
+      affiliate_id: affiliateId,
+      updated_at: updatedAt,
+      pending_since: marker,
+    };
+    for (let attempt = 0; ; attempt++) {
+      const before = await model
+        .findOne({ _id: id, merchant_id: merchantId } as never)
         .lean<T>()
         .exec();
-    } catch (error) {
-      // The fact exists at this version or a newer one: this event is already counted.
-      if (isDuplicateKeyError(error)) return;
-      throw error;
+      if (before?.updated_at && before.updated_at >= updatedAt) return; // already counted
+      const written = before
+        ? (
+            await model.updateOne(
+              { _id: id, merchant_id: merchantId, updated_at: before.updated_at } as never,
+              { $set: next } as never,
+            )
+          ).matchedCount === 1
+        : await model.collection
+            .insertOne({ _id: id, merchant_id: merchantId, ...next } as never)
+            .then(
+              () => true,
+              (error: unknown) => {
+                if (isDuplicateKeyError(error)) return false;
+                throw error;
+              },
+            );
+      if (written) {
+        const delta = deltaFrom(before);
+        if (delta.size > 0) {
+          await this.bulk.updateOne(
+            this.affiliates,
+            { _id: affiliateId, merchant_id: merchantId },
+            statsUpdate(delta),
+          );
+        }
+        await this.unmark(model as unknown as Model<{ _id: string }>, id, marker);
+        return;
+      }
+      if (attempt >= 5) throw new Error(`fact ${id} kept changing; will retry`);
     }
-    const delta = deltaFrom(before);
-    if (delta.size > 0) {
-      await this.affiliates.updateOne(
-        { _id: affiliateId, merchant_id: merchantId },
-        statsUpdate(delta),
-      );
-    }
-    await this.unmark(model as unknown as Model<{ _id: string }>, id, marker);
   }
 
   private async unmark(
@@ -215,9 +236,10 @@ export class DerivedCounters {
     id: string,
     marker: Date,
   ): Promise<void> {
-    await (model as Model<{ _id: string }>).updateOne(
-      { _id: id, pending_since: marker } as never,
-      { $unset: { pending_since: 1 } } as never,
+    await this.bulk.updateOne(
+      model as Model<{ _id: string }>,
+      { _id: id, pending_since: marker },
+      { $unset: { pending_since: 1 } },
     );
   }
 

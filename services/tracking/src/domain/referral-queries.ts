@@ -12,6 +12,7 @@ import {
 } from '@aff/api';
 import type { ReferralRepository } from '../data/referral.repository';
 import { customerKey } from '../data/referral.repository';
+import type { NewestReferrals } from '../data/newest-referrals';
 import type { ReferralRecord } from '../data/referral.schema';
 import type { ReferralPresenter } from './referral-presenter';
 
@@ -21,6 +22,7 @@ export class ReferralQueries {
   constructor(
     private readonly referrals: ReferralRepository,
     private readonly presenter: ReferralPresenter,
+    private readonly newest: NewestReferrals,
   ) {}
 
   async list(
@@ -30,16 +32,26 @@ export class ReferralQueries {
   ): Promise<Paginated<ReferralView>> {
     const page = parsePageRequest(query);
     const expansions = checkExpand(expand, REFERRAL_EXPANSIONS);
-    const result = await this.referrals.page(
-      merchantId,
-      referralFilter(query),
-      page.skip,
-      page.limit,
-    );
+    const filter = referralFilter(query);
+    const result =
+      Object.keys(filter).length === 0
+        ? await this.newestPage(merchantId, page.skip, page.limit)
+        : await this.referrals.page(merchantId, filter, page.skip, page.limit);
     const views = await this.presenter.present(merchantId, result.items, {
       withAffiliate: expansions.has('affiliate'),
     });
     return paginate(views, result.total, page);
+  }
+
+  /** The unfiltered list: ids from the in-memory index, records by `_id`, in its order. */
+  private async newestPage(merchantId: string, skip: number, limit: number) {
+    const ids = this.newest.page(merchantId, skip, limit);
+    const records = ids.length > 0 ? await this.referrals.findByIds(merchantId, ids) : [];
+    const byId = new Map(records.map((r) => [r._id, r]));
+    return {
+      items: ids.map((id) => byId.get(id)).filter((r): r is ReferralRecord => Boolean(r)),
+      total: this.newest.count(merchantId),
+    };
   }
 }
 

@@ -30,6 +30,7 @@ export class ReferralWriter {
     private readonly referrals: ReferralRepository,
     private readonly presenter: ReferralPresenter,
     private readonly relay: EventRelay,
+    private readonly newest: { add(merchantId: string, id: string, createdAt: Date): void },
   ) {}
 
   async create(
@@ -46,6 +47,8 @@ export class ReferralWriter {
       ...(opts.extra?.(view) ?? []),
     ];
     const result = await this.referrals.insert(record, events, ctx.events);
+    // Listed at once on this replica; others add it when its `referral.created` arrives.
+    this.newest.add(ctx.merchantId, record._id, record.created_at);
     this.relay.relay(result.pending);
     return view;
   }

@@ -1,0 +1,83 @@
+/**
+ * Every merchant's referral ids, newest first, in memory: the unfiltered `GET /v1/referrals`
+ * (the page merchants open most) then costs one `_id $in` lookup of the page and no count,
+ * however many referrals the merchant has. A sorted page plus a count would scan them all on a
+ * server without range indexes (mongo-java-server), and grow with the history on any server.
+ * Loaded at start (ids and creation times only), then kept by this replica's own inserts and by
+ * every `referral.created` event on a plain NATS subscription; reloaded after a reconnect.
+ */
+import type { EventEnvelope, ReferralView } from '@aff/contracts';
+import { decodeJson, type NatsConnection, type Subscription } from '@aff/messaging';
+import type { Logger } from '@aff/logging';
+import type { Model } from 'mongoose';
+import type { ReferralRecord } from './referral.schema';
+
+interface Entry {
+  id: string;
+  at: number;
+}
+
+export class NewestReferrals {
+  private byMerchant = new Map<string, Entry[]>();
+  private known = new Set<string>();
+
+  constructor(private readonly referrals: Model<ReferralRecord>) {}
+
+  async load(): Promise<void> {
+    const rows = await this.referrals
+      .find({}, { _id: 1, merchant_id: 1, created_at: 1 })
+      .lean<Pick<ReferralRecord, '_id' | 'merchant_id' | 'created_at'>[]>()
+      .exec();
+    this.byMerchant = new Map();
+    this.known = new Set();
+    for (const row of rows) this.add(row.merchant_id, row._id, new Date(row.created_at));
+  }
+
+  /** Newest first, as the database orders them: `created_at` then `_id`, both descending. */
+  add(merchantId: string, id: string, createdAt: Date): void {
+    if (this.known.has(id)) return;
+    this.known.add(id);
+    let entries = this.byMerchant.get(merchantId);
+    if (!entries) this.byMerchant.set(merchantId, (entries = []));
+    const entry = { id, at: createdAt.getTime() };
+    // Entries arrive nearly in order, so the insertion point is almost always the front.
+    let i = 0;
+    while (i < entries.length && newer(entries[i]!, entry)) i++;
+    entries.splice(i, 0, entry);
+  }
+
+  count(merchantId: string): number {
+    return this.byMerchant.get(merchantId)?.length ?? 0;
+  }
+
+  page(merchantId: string, skip: number, limit: number): string[] {
+    return (this.byMerchant.get(merchantId) ?? []).slice(skip, skip + limit).map((e) => e.id);
+  }
+
+  follow(nc: NatsConnection, log: Logger): Subscription {
+    const subscription = nc.subscribe('evt.referral.created', {
+      callback: (error, msg) => {
+        if (error) return;
+        try {
+          const event = decodeJson(msg.data) as EventEnvelope<ReferralView>;
+          this.add(event.merchant_id, event.data.id, new Date(event.data.created_at));
+        } catch (err) {
+          log.warn({ err }, 'referral not added to the newest-first index');
+        }
+      },
+    });
+    void (async () => {
+      for await (const status of nc.status()) {
+        if (status.type === 'reconnect')
+          await this.load().catch((err: unknown) =>
+            log.warn({ err }, 'referral index reload failed'),
+          );
+      }
+    })();
+    return subscription;
+  }
+}
+
+function newer(a: Entry, b: Entry): boolean {
+  return a.at > b.at || (a.at === b.at && a.id > b.id);
+}
