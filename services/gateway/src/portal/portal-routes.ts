@@ -6,6 +6,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { Logger } from '@aff/logging';
 import type { RpcClient } from '@aff/messaging';
 import { loadDashboard } from './dashboard-loader';
+import { html } from './html';
 import { dashboardBody } from './dashboard-page';
 import {
   commissionBody,
@@ -75,8 +76,25 @@ export function portalRouter(deps: PortalDeps): Router {
     res.redirect(303, '/portal');
   });
 
-  router.get('/portal/confirm-email', async (req, res) => {
+  // Opening the mailed link only shows a button: mail scanners that fetch links must not use
+  // up the single-use token; the confirmation itself is the POST.
+  router.get('/portal/confirm-email', (req, res) => {
     const token = typeof req.query.token === 'string' ? req.query.token : '';
+    page(res, 200, 'Confirm your e-mail address', {
+      body: messageBody(
+        'Confirm your e-mail address',
+        'Confirm that this address should become the e-mail of your affiliate account.',
+        html`<form method="post" action="/portal/confirm-email">
+          <input type="hidden" name="token" value="${token}" />
+          <button type="submit">Confirm e-mail address</button>
+        </form>`,
+      ),
+    });
+  });
+
+  router.post('/portal/confirm-email', form, async (req, res) => {
+    const sent = (req.body as Record<string, unknown> | undefined)?.token;
+    const token = typeof sent === 'string' ? sent : '';
     const reply = await deps.rpc.call(
       'affiliate',
       'confirmEmail',
