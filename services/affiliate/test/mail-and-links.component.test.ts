@@ -196,9 +196,13 @@ it('writes mails to the outbox directory when no SMTP server is configured', asy
   });
   expect(transport.description).toBe(`outbox directory ${dir}`);
   await transport.send({ ...message, messageId: '<k1@example.test>' });
-  const files = fs.readdirSync(dir);
-  expect(files).toHaveLength(1);
+  const files = fs.readdirSync(dir).sort();
+  expect(files).toHaveLength(2);
+  expect(files[0]).toMatch(/\.eml$/);
   const eml = fs.readFileSync(path.join(dir, files[0]!), 'utf8');
+  expect(fs.readFileSync(path.join(dir, files[1]!), 'utf8')).toBe(
+    'To: a@example.com\nSubject: Hi\n\nHello\n',
+  );
   expect(eml).toMatch(/^Subject: Hi$/m);
   expect(eml).toMatch(/^To: a@example.com$/m);
   expect(eml).toMatch(/^Message-ID: <k1@example.test>$/m);

@@ -50,8 +50,11 @@ export function createMailTransport(config: MailTransportConfig): MailTransport 
     async send(mail) {
       const info = await transporter.sendMail({ ...mail, from: config.MAIL_FROM });
       await fs.mkdir(dir, { recursive: true });
-      const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeName(mail.messageId)}.eml`;
-      await fs.writeFile(path.join(dir, name), info.message as Buffer);
+      const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeName(mail.messageId)}`;
+      await fs.writeFile(path.join(dir, `${name}.eml`), info.message as Buffer);
+      // The .eml wraps long lines (quoted-printable); the .txt keeps links whole for a terminal.
+      const plain = `To: ${mail.to}\nSubject: ${mail.subject}\n\n${mail.text}\n`;
+      await fs.writeFile(path.join(dir, `${name}.txt`), plain);
     },
   };
 }
