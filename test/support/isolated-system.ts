@@ -14,7 +14,11 @@ export interface IsolatedSystem {
 }
 
 export async function startIsolatedSystem(
-  opts: { env?: NodeJS.ProcessEnv; redisUrl?: string } = {},
+  opts: {
+    env?: NodeJS.ProcessEnv;
+    redisUrl?: string;
+    replicas?: Parameters<typeof startSystem>[0]['replicas'];
+  } = {},
 ): Promise<IsolatedSystem> {
   const sharedNats = process.env.NATS_URL;
   delete process.env.NATS_URL;
@@ -34,7 +38,7 @@ export async function startIsolatedSystem(
     `isolated-${Date.now()}`,
   );
   fs.mkdirSync(logDir, { recursive: true });
-  const system = await startSystem({ infra, env: opts.env, logDir });
+  const system = await startSystem({ infra, env: opts.env, logDir, replicas: opts.replicas });
   return {
     infra,
     system,

@@ -30,52 +30,75 @@ export interface StartSystemOptions {
   /** Per-process log files go here; without it, output goes to `onLine`. */
   logDir?: string;
   onLine?: (process: SystemProcess, line: string) => void;
+  /** Processes per service (default 1); replicas share RPCs (queue groups) and durables. */
+  replicas?: Partial<Record<SystemProcess, number>>;
 }
 
 export interface RunningSystem {
   gatewayUrl: string;
   stop(): Promise<void>;
-  stopProcess(name: SystemProcess, signal?: NodeJS.Signals): Promise<void>;
-  startProcess(name: SystemProcess): Promise<void>;
+  /** Stops every replica of `name`, or only replica `index`. */
+  stopProcess(name: SystemProcess, signal?: NodeJS.Signals, index?: number): Promise<void>;
+  /** Starts every replica of `name` that is not running, or only replica `index`. */
+  startProcess(name: SystemProcess, index?: number): Promise<void>;
 }
 
 interface ProcessSlot {
   env: NodeJS.ProcessEnv;
   readyUrl: string;
   running?: ManagedProcess;
+  exited?: boolean;
 }
 
 export async function startSystem(opts: StartSystemOptions): Promise<RunningSystem> {
   const root = findRepoRoot();
   const gatewayPort = opts.gatewayPort || (await freePort());
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-  const slots = new Map<SystemProcess, ProcessSlot>();
+  const slots = new Map<SystemProcess, ProcessSlot[]>();
   for (const name of SYSTEM_PROCESSES) {
-    const port = name === 'gateway' ? gatewayPort : await freePort();
-    slots.set(name, {
-      env: {
-        // Everything runs on 127.0.0.1 here, receivers included; the environment may override.
-        ...(name === 'webhook' ? { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } : {}),
-        ...process.env,
-        ...opts.env,
-        OTEL_SERVICE_NAME: name,
-        NATS_URL: opts.infra.natsUrl,
-        MONGO_URL: opts.infra.mongoUrl,
-        REDIS_URL: opts.infra.redisUrl,
-        PUBLIC_URL: process.env.PUBLIC_URL ?? gatewayUrl,
-        ...(name === 'gateway' ? { PORT: String(port) } : { HEALTH_PORT: String(port) }),
-      },
-      readyUrl: `http://127.0.0.1:${port}/readyz`,
-    });
+    const count = name === 'gateway' ? 1 : Math.max(1, opts.replicas?.[name] ?? 1);
+    slots.set(name, []);
+    for (let index = 0; index < count; index++) {
+      const port = name === 'gateway' ? gatewayPort : await freePort();
+      slots.get(name)!.push({
+        env: {
+          // Everything runs on 127.0.0.1 here, receivers included; the environment may override.
+          ...(name === 'webhook' ? { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } : {}),
+          ...process.env,
+          ...opts.env,
+          OTEL_SERVICE_NAME: name,
+          NATS_URL: opts.infra.natsUrl,
+          MONGO_URL: opts.infra.mongoUrl,
+          REDIS_URL: opts.infra.redisUrl,
+          PUBLIC_URL: process.env.PUBLIC_URL ?? gatewayUrl,
+          ...(name === 'gateway' ? { PORT: String(port) } : { HEALTH_PORT: String(port) }),
+        },
+        readyUrl: `http://127.0.0.1:${port}/readyz`,
+      });
+    }
   }
 
-  async function startProcess(name: SystemProcess): Promise<void> {
-    const slot = slots.get(name)!;
-    const logFile = opts.logDir ? path.join(opts.logDir, `${name}.log`) : undefined;
+  const chosen = (name: SystemProcess, index?: number): [ProcessSlot, number][] =>
+    (slots.get(name) ?? [])
+      .map((slot, i): [ProcessSlot, number] => [slot, i])
+      .filter(([, i]) => index === undefined || i === index);
+
+  async function startProcess(name: SystemProcess, index?: number): Promise<void> {
+    await Promise.all(
+      chosen(name, index)
+        .filter(([slot]) => index !== undefined || !slot.running || slot.exited)
+        .map(([slot, i]) => startSlot(name, slot, i)),
+    );
+  }
+
+  async function startSlot(name: SystemProcess, slot: ProcessSlot, index: number): Promise<void> {
+    const label = index === 0 ? name : `${name}-${index + 1}`;
+    const logFile = opts.logDir ? path.join(opts.logDir, `${label}.log`) : undefined;
     const sink = logFile ? fs.createWriteStream(logFile, { flags: 'a' }) : undefined;
     const recent: string[] = [];
+    slot.exited = false;
     slot.running = spawnManaged(
-      name,
+      label,
       process.execPath,
       [path.join(root, 'services', name, 'dist', 'main.js')],
       {
@@ -89,14 +112,23 @@ export async function startSystem(opts: StartSystemOptions): Promise<RunningSyst
         },
       },
     );
-    await waitUntilReady(name, slot.readyUrl, slot.running, recent);
+    void slot.running.exited.then(() => {
+      slot.exited = true;
+    });
+    await waitUntilReady(label, slot.readyUrl, slot.running, recent);
   }
 
   async function stopProcess(
     name: SystemProcess,
     signal: NodeJS.Signals = 'SIGTERM',
+    index?: number,
   ): Promise<void> {
-    await slots.get(name)?.running?.stop(signal);
+    await Promise.all(
+      chosen(name, index).map(async ([slot]) => {
+        await slot.running?.stop(signal);
+        slot.exited = true; // stopped, even while its last output is still being read
+      }),
+    );
   }
 
   try {

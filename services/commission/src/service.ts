@@ -45,6 +45,9 @@ export async function startCommissionService(config: CommissionConfig, log: Logg
       durable: 'commission-charges',
       filterSubjects: CHARGE_SUBJECTS,
       orderingKey: chargeOrderingKey,
+      // Refunds waiting for their sale stay unacknowledged meanwhile; they must not hold
+      // every slot of the durable and stall the charges they wait for.
+      maxAckPending: 1000,
       handle: chargesHandler(charges),
       log,
     }),

@@ -18,6 +18,7 @@ import { attemptModel } from './data/attempt.schema';
 import { DeliveryClaims } from './data/delivery-claims';
 import { DeliveryRepository } from './data/delivery.repository';
 import { deliveryModel } from './data/delivery.schema';
+import { EndpointDirectory } from './data/endpoint-directory';
 import { endpointModel } from './data/endpoint.schema';
 import { ScheduleRepository } from './data/schedule.repository';
 import { scheduleModel } from './data/schedule.schema';
@@ -78,12 +79,15 @@ export async function startWebhookService(
     { concurrency: config.WEBHOOK_CONCURRENCY, perEndpoint: config.WEBHOOK_ENDPOINT_CONCURRENCY },
     log,
   );
+  const directory = new EndpointDirectory(endpoints, nc);
+  const directoryFollower = directory.follow(nc);
   const endpointUseCases = new EndpointUseCases(
     endpoints,
     deliveries,
     attemptLog,
     schedule,
     endpointBodySchemas(config.WEBHOOK_ALLOW_PRIVATE_TARGETS),
+    directory,
   );
   const deliveryUseCases = new DeliveryUseCases(
     deliveries,
@@ -101,7 +105,7 @@ export async function startWebhookService(
   );
   const consumers = await startEventConsumers(
     nc,
-    new FanOut(endpoints, deliveries, schedule),
+    new FanOut(directory, deliveries, schedule),
     dispatcher,
     log,
   );
@@ -124,6 +128,7 @@ export async function startWebhookService(
     healthPort: health?.port,
     async stop() {
       subscription.unsubscribe();
+      directoryFollower.unsubscribe();
       for (const consumer of consumers) await consumer.stop();
       await poller.stop();
       await dispatcher.stop();

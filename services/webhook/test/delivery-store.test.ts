@@ -14,6 +14,7 @@ import { deliveryModel, type DeliveryRecord } from '../src/data/delivery.schema'
 import { endpointModel, type EndpointRecord } from '../src/data/endpoint.schema';
 import { ScheduleRepository } from '../src/data/schedule.repository';
 import { scheduleModel } from '../src/data/schedule.schema';
+import { EndpointDirectory } from '../src/data/endpoint-directory';
 import { FanOut } from '../src/domain/fan-out';
 
 let mongo: Connection;
@@ -78,7 +79,7 @@ describe('fan-out into the delivery store', () => {
     const some = await addEndpoint(['affiliate.created']);
     await addEndpoint(['campaign.created']);
     await addEndpoint(['*'], false);
-    const fanOut = new FanOut(endpoints, deliveries, schedule);
+    const fanOut = new FanOut(new EndpointDirectory(endpoints), deliveries, schedule);
 
     const created = await fanOut.handle(event('affiliate.created'), { traceparent: 'tp' });
     expect(created.map((d) => d.endpoint_id).sort()).toEqual([all._id, some._id].sort());
@@ -92,7 +93,7 @@ describe('fan-out into the delivery store', () => {
 
   it('creates nothing twice when the same event comes again, but schedules what a crash cut off', async () => {
     await addEndpoint(['payout.paid']);
-    const fanOut = new FanOut(endpoints, deliveries, schedule);
+    const fanOut = new FanOut(new EndpointDirectory(endpoints), deliveries, schedule);
     const paid = event('payout.paid');
     const [due] = await fanOut.handle(paid, {});
     expect(await fanOut.handle(paid, {})).toEqual([]);
@@ -106,7 +107,10 @@ describe('fan-out into the delivery store', () => {
   it('ignores internal event types', async () => {
     await addEndpoint(['*']);
     expect(
-      await new FanOut(endpoints, deliveries, schedule).handle(event('charge.attributed'), {}),
+      await new FanOut(new EndpointDirectory(endpoints), deliveries, schedule).handle(
+        event('charge.attributed'),
+        {},
+      ),
     ).toEqual([]);
   });
 });

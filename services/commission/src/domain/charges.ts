@@ -15,8 +15,14 @@ import { commissionEventView, toSaleView } from './views';
 import type { CallContext, EventRelay } from './ports';
 
 const UNPAID = ['pending', 'due'];
-/** ~1 minute of retries (0.5 s doubling) for a refund whose sale is not written yet. */
-export const REFUND_WAIT_DELIVERIES = 8;
+/**
+ * Deliveries of a refund whose sale is not written yet before it is let go: 0.5 s doubling up
+ * to a minute between tries, so about 25 minutes. Only a refund of a charge that was never
+ * attributed (it happened before its customer was) waits that long for nothing.
+ */
+export const REFUND_WAIT_DELIVERIES = 30;
+/** A sale being written by another replica right now usually appears within this time. */
+const SALE_GRACE_MS = [50, 150, 300];
 
 export class ChargeUseCases {
   constructor(
@@ -86,7 +92,7 @@ export class ChargeUseCases {
    * and give up only after `REFUND_WAIT_DELIVERIES`, when its charge was never attributed.
    */
   async onRefund(ctx: CallContext, input: ChargeRefundAttributed, deliveries = 1): Promise<void> {
-    const sale = await this.sales.findOne(ctx.merchantId, { processor_charge_id: input.charge.id });
+    const sale = await this.saleOf(ctx.merchantId, input.charge.id);
     if (!sale) {
       if (deliveries < REFUND_WAIT_DELIVERIES)
         throw new AppError('unavailable', `Sale of charge ${input.charge.id} not recorded yet`);
@@ -148,6 +154,16 @@ export class ChargeUseCases {
       ctx.events,
     );
     if (result) this.relay.relay(result.pending);
+  }
+
+  /** The sale of a charge, waiting a moment for one that another replica is writing. */
+  private async saleOf(merchantId: string, chargeId: string): Promise<SaleRecord | null> {
+    for (const waitMs of [0, ...SALE_GRACE_MS]) {
+      if (waitMs) await new Promise((resolve) => setTimeout(resolve, waitMs));
+      const sale = await this.sales.findOne(merchantId, { processor_charge_id: chargeId });
+      if (sale) return sale;
+    }
+    return null;
   }
 
   private async recordSale(ctx: CallContext, input: ChargeAttributed): Promise<SaleRecord> {

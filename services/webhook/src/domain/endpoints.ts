@@ -23,6 +23,7 @@ export class EndpointUseCases {
     private readonly attempts: AttemptRepository,
     private readonly schedule: ScheduleRepository,
     private readonly schemas: EndpointBodySchemas,
+    private readonly directory: { changed(merchantId: string): void },
   ) {}
 
   async create(ctx: CallContext, body: unknown): Promise<EndpointView> {
@@ -40,6 +41,7 @@ export class EndpointUseCases {
       updated_at: now,
     };
     const { record: stored } = await this.endpoints.insert(record);
+    this.directory.changed(ctx.merchantId);
     return toEndpointView(stored, true);
   }
 
@@ -66,6 +68,7 @@ export class EndpointUseCases {
     if (input.value.enabled !== undefined) set.enabled = input.value.enabled;
     const result = await this.endpoints.update(ctx.merchantId, id, { $set: set });
     if (!result) throw errors.notFound('Webhook endpoint', id);
+    this.directory.changed(ctx.merchantId);
     return toEndpointView(result.record);
   }
 
@@ -73,6 +76,7 @@ export class EndpointUseCases {
   async delete(ctx: CallContext, id: string): Promise<{ id: string; deleted: true }> {
     await this.getRecord(ctx, id);
     await this.endpoints.deleteById(ctx.merchantId, id);
+    this.directory.changed(ctx.merchantId);
     await this.schedule.removeForEndpoint(ctx.merchantId, id);
     await this.deliveries.deleteForEndpoint(ctx.merchantId, id);
     await this.attempts.deleteForEndpoint(ctx.merchantId, id);

@@ -4,10 +4,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { EventEnvelope } from '@aff/contracts';
-import type { TenantRepository } from '@aff/mongo';
 import { toDue, type DeliveryRepository } from '../data/delivery.repository';
 import type { DeliveryRecord } from '../data/delivery.schema';
 import type { EndpointRecord } from '../data/endpoint.schema';
+import type { EndpointDirectory } from '../data/endpoint-directory';
 import type { ScheduleRepository } from '../data/schedule.repository';
 import { isPublicEventType, subscriptionKeys } from './endpoint-rules';
 import { toWebhookObject } from './payload';
@@ -15,7 +15,7 @@ import type { DueDelivery, TraceCarrier } from './ports';
 
 export class FanOut {
   constructor(
-    private readonly endpoints: TenantRepository<EndpointRecord>,
+    private readonly endpoints: EndpointDirectory,
     private readonly deliveries: DeliveryRepository,
     private readonly schedule: ScheduleRepository,
   ) {}
@@ -25,11 +25,12 @@ export class FanOut {
     if (!isPublicEventType(event.type)) return [];
     const occurredAt = new Date(event.occurred_at);
     // An endpoint hears of events from its creation on, even when the consumer lags or replays.
-    const endpoints = await this.endpoints.findMany(event.merchant_id, {
-      enabled: true,
-      events: { $in: subscriptionKeys(event.type) },
-      created_at: { $lte: occurredAt },
-    });
+    const keys = subscriptionKeys(event.type);
+    const endpoints = (await this.endpoints.enabledOf(event.merchant_id)).filter(
+      (endpoint) =>
+        endpoint.events.some((key) => keys.includes(key)) &&
+        new Date(endpoint.created_at).getTime() <= occurredAt.getTime(),
+    );
     if (endpoints.length === 0) return [];
     const objectJson = JSON.stringify(toWebhookObject(event.type, event.data));
     const created: DueDelivery[] = [];

@@ -1,0 +1,46 @@
+/**
+ * A merchant's enabled endpoints, held briefly in memory: every domain event asks for them, and
+ * asking the database each time cost more than the rest of the fan-out. A change made through
+ * any replica is announced on a plain NATS subject and drops the merchant's entry everywhere;
+ * the short lifetime covers an announcement lost in a reconnect.
+ */
+import type { NatsConnection, Subscription } from '@aff/messaging';
+import type { TenantRepository } from '@aff/mongo';
+import type { EndpointRecord } from './endpoint.schema';
+
+/** Internal to the webhook service's replicas. */
+export const ENDPOINTS_CHANGED_SUBJECT = 'ctl.webhook.endpoints_changed';
+const TTL_MS = 5_000;
+
+export class EndpointDirectory {
+  private readonly cache = new Map<string, { at: number; endpoints: Promise<EndpointRecord[]> }>();
+
+  constructor(
+    private readonly endpoints: TenantRepository<EndpointRecord>,
+    private readonly nc?: NatsConnection,
+  ) {}
+
+  /** Enabled endpoints of the merchant, newest first. */
+  enabledOf(merchantId: string): Promise<EndpointRecord[]> {
+    const cached = this.cache.get(merchantId);
+    if (cached && Date.now() - cached.at < TTL_MS) return cached.endpoints;
+    const endpoints = this.endpoints.findMany(merchantId, { enabled: true });
+    this.cache.set(merchantId, { at: Date.now(), endpoints });
+    endpoints.catch(() => this.cache.delete(merchantId));
+    return endpoints;
+  }
+
+  /** After a change through this replica: forget here, and tell the others. */
+  changed(merchantId: string): void {
+    this.cache.delete(merchantId);
+    this.nc?.publish(ENDPOINTS_CHANGED_SUBJECT, merchantId);
+  }
+
+  follow(nc: NatsConnection): Subscription {
+    return nc.subscribe(ENDPOINTS_CHANGED_SUBJECT, {
+      callback: (error, msg) => {
+        if (!error) this.cache.delete(msg.string());
+      },
+    });
+  }
+}
