@@ -13,6 +13,8 @@ import { MerchantRepository } from './merchants/merchant.repository';
 import { merchantModel } from './merchants/merchant.schema';
 import { MerchantRateLimiter } from './rate-limit/merchant-rate-limiter';
 import { PublicKeyResolver } from './public/public-key-resolver';
+import { portalSessionModel } from './portal/portal-session.schema';
+import { PortalSessions } from './portal/portal-sessions';
 
 export interface RunningGateway {
   port: number;
@@ -23,6 +25,8 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
   const merchants = merchantModel(mongo);
   await merchants.init();
+  const portalSessions = portalSessionModel(mongo);
+  await portalSessions.init();
   const nc = await connectNats(config.NATS_URL, 'gateway', log);
   await ensureStreams(nc, ['gateway']);
   // Fail fast instead of queueing: a down Redis must hand over to the in-process limiter at once.
@@ -66,6 +70,12 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
       ipPoints: config.TRACKING_RATE_LIMIT_POINTS,
       rpc,
       publisher: new EventPublisher(nc),
+      publicUrl: config.PUBLIC_URL,
+      log,
+    },
+    portal: {
+      rpc,
+      sessions: new PortalSessions(portalSessions, config.PORTAL_SESSION_HOURS * 3_600_000),
       publicUrl: config.PUBLIC_URL,
       log,
     },
