@@ -8,5 +8,6 @@ export * from './event-publisher';
 export * from './event-consumer';
 export * from './outbox-relay';
 export * from './batcher';
+export * from './follow-events';
 export * from './keyed-lanes';
 export type { NatsConnection, Subscription } from '@nats-io/nats-core';

@@ -48,7 +48,7 @@ export async function startTrackingService(config: TrackingConfig, log: Logger) 
   const followers = [
     ...catalogRepo.follow(nc, CATALOG_SUBJECTS, log),
     ...linkCounts.follow(nc, log),
-    newest.follow(nc, log),
+    ...newest.follow(nc, log),
   ];
 
   const relay = new OutboxRelay(

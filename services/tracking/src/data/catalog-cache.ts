@@ -12,7 +12,7 @@ import type {
   EventEnvelope,
   LinkView,
 } from '@aff/contracts';
-import { decodeJson, type NatsConnection, type Subscription } from '@aff/messaging';
+import { followEvents, type NatsConnection, type Subscription } from '@aff/messaging';
 import type { Logger } from '@aff/logging';
 import { CatalogRepository } from './catalog.repository';
 import { CatalogMemory } from './catalog-memory';
@@ -46,26 +46,12 @@ export class CachedCatalogRepository extends CatalogRepository {
 
   /** Follows the catalog subjects on this connection until it closes. */
   follow(nc: NatsConnection, subjects: string[], log: Logger): Subscription[] {
-    const subscriptions = subjects.map((subject) =>
-      nc.subscribe(subject, {
-        callback: (error, msg) => {
-          if (error) return;
-          try {
-            this.apply(decodeJson(msg.data) as EventEnvelope);
-          } catch (err) {
-            log.warn({ err, subject }, 'catalog event not applied to memory');
-          }
-        },
-      }),
-    );
-    void (async () => {
-      for await (const status of nc.status()) {
-        if (status.type === 'reconnect') {
-          await this.load().catch((err: unknown) => log.warn({ err }, 'catalog reload failed'));
-        }
-      }
-    })();
-    return subscriptions;
+    return followEvents(nc, {
+      subjects,
+      apply: (e) => this.apply(e),
+      reload: () => this.load(),
+      log,
+    });
   }
 
   override async saveLink(merchantId: string, link: LinkView): Promise<void> {

@@ -5,7 +5,7 @@
  * by the referral events every replica sees on plain NATS subscriptions.
  */
 import type { EventEnvelope, ReferralView } from '@aff/contracts';
-import { decodeJson, type NatsConnection, type Subscription } from '@aff/messaging';
+import { followEvents, type NatsConnection, type Subscription } from '@aff/messaging';
 import type { Logger } from '@aff/logging';
 import type { Model } from 'mongoose';
 import type { ReferralRecord } from './referral.schema';
@@ -70,25 +70,12 @@ export class LinkCountsMemory {
   }
 
   follow(nc: NatsConnection, log: Logger): Subscription[] {
-    const subscriptions = REFERRAL_EVENT_SUBJECTS.map((subject) =>
-      nc.subscribe(subject, {
-        callback: (error, msg) => {
-          if (error) return;
-          try {
-            this.apply(decodeJson(msg.data) as EventEnvelope);
-          } catch (err) {
-            log.warn({ err, subject }, 'referral event not counted in memory');
-          }
-        },
-      }),
-    );
-    void (async () => {
-      for await (const status of nc.status()) {
-        if (status.type === 'reconnect')
-          await this.load().catch((err: unknown) => log.warn({ err }, 'link counts reload failed'));
-      }
-    })();
-    return subscriptions;
+    return followEvents(nc, {
+      subjects: REFERRAL_EVENT_SUBJECTS,
+      apply: (e) => this.apply(e),
+      reload: () => this.load(),
+      log,
+    });
   }
 
   private remember(eventId: string): void {

@@ -6,8 +6,8 @@
  * Loaded at start (ids and creation times only), then kept by this replica's own inserts and by
  * every `referral.created` event on a plain NATS subscription; reloaded after a reconnect.
  */
-import type { EventEnvelope, ReferralView } from '@aff/contracts';
-import { decodeJson, type NatsConnection, type Subscription } from '@aff/messaging';
+import type { ReferralView } from '@aff/contracts';
+import { followEvents, type NatsConnection, type Subscription } from '@aff/messaging';
 import type { Logger } from '@aff/logging';
 import type { Model } from 'mongoose';
 import type { ReferralRecord } from './referral.schema';
@@ -54,27 +54,16 @@ export class NewestReferrals {
     return (this.byMerchant.get(merchantId) ?? []).slice(skip, skip + limit).map((e) => e.id);
   }
 
-  follow(nc: NatsConnection, log: Logger): Subscription {
-    const subscription = nc.subscribe('evt.referral.created', {
-      callback: (error, msg) => {
-        if (error) return;
-        try {
-          const event = decodeJson(msg.data) as EventEnvelope<ReferralView>;
-          this.add(event.merchant_id, event.data.id, new Date(event.data.created_at));
-        } catch (err) {
-          log.warn({ err }, 'referral not added to the newest-first index');
-        }
+  follow(nc: NatsConnection, log: Logger): Subscription[] {
+    return followEvents(nc, {
+      subjects: ['evt.referral.created'],
+      apply: (event) => {
+        const referral = event.data as ReferralView;
+        this.add(event.merchant_id, referral.id, new Date(referral.created_at));
       },
+      reload: () => this.load(),
+      log,
     });
-    void (async () => {
-      for await (const status of nc.status()) {
-        if (status.type === 'reconnect')
-          await this.load().catch((err: unknown) =>
-            log.warn({ err }, 'referral index reload failed'),
-          );
-      }
-    })();
-    return subscription;
   }
 }
 
