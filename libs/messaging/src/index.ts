@@ -10,3 +10,4 @@ export * from './outbox-relay';
 export * from './batcher';
 export * from './keyed-lanes';
 export type { NatsConnection, Subscription } from '@nats-io/nats-core';
+export * from './readiness';

@@ -23,6 +23,13 @@ export function startTelemetry(defaultServiceName: string): void {
   // trace ids still propagate (NATS headers, logs), only unsampled.
   if (!exporting && !process.env.OTEL_TRACES_SAMPLER)
     process.env.OTEL_TRACES_SAMPLER = 'parentbased_always_off';
+  // Unset, the SDK defaults metrics and logs to OTLP on localhost:4318; with nobody there,
+  // shutdown spent ~8 s retrying the final export, which made every service slow to stop.
+  if (!process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
+    if (!process.env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT)
+      process.env.OTEL_METRICS_EXPORTER ??= 'none';
+    if (!process.env.OTEL_EXPORTER_OTLP_LOGS_ENDPOINT) process.env.OTEL_LOGS_EXPORTER ??= 'none';
+  }
   sdk = new NodeSDK({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceName }),
     ...(exporting ? { traceExporter: new OTLPTraceExporter() } : {}),
@@ -38,7 +45,17 @@ export function startTelemetry(defaultServiceName: string): void {
   sdk.start();
 }
 
-export async function stopTelemetry(): Promise<void> {
-  await sdk?.shutdown().catch(() => undefined);
+/** Flushes what is buffered, giving up after `timeoutMs` (an unreachable collector must not stall shutdown). */
+export async function stopTelemetry(timeoutMs = 1_000): Promise<void> {
+  const stopping = sdk?.shutdown().catch(() => undefined);
   sdk = undefined;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    stopping,
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+      timer.unref();
+    }),
+  ]);
+  clearTimeout(timer);
 }
