@@ -10,6 +10,7 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { freePort } from '@aff/devstack';
 import { request } from './support/http';
+import { eventually } from './support/processor';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -89,7 +90,7 @@ async function stopAndMeasure(
   );
   const startedAt = Date.now();
   process.kill(target === 'group' ? -launcher.pid : launcher.pid, signal);
-  const code = await Promise.race([exited, delay(15_000).then(() => 'timeout' as const)]);
+  const code = await Promise.race([exited, delay(15_000, 'timeout' as const, { ref: false })]);
   const ms = Date.now() - startedAt;
   if (code === 'timeout') {
     process.kill(-launcher.pid, 'SIGKILL');
@@ -123,6 +124,30 @@ describe('npm start launcher', () => {
       fs.readFileSync(path.join(launcher.localDir, 'dev-credentials.json'), 'utf8'),
     ) as { api_secret: string };
     const list = () => request('GET', '/v1/affiliates', { secret, baseUrl: launcher!.url });
+    expect((await list()).status).toBe(200);
+
+    // Readiness follows the servers: a frozen NATS or MongoDB makes it fail, and it recovers
+    // by itself once they answer again.
+    const readyz = async (url: string) =>
+      (await fetch(url, { signal: AbortSignal.timeout(5_000) }).catch(() => undefined))?.status;
+    const affiliateHealth = Number(
+      /"service":"affiliate","healthPort":(\d+)/.exec(launcher.output())?.[1],
+    );
+    for (const server of ['nats-server', 'mongo-java-server']) {
+      const frozen = childrenOf(launcher.pid).find((c) => c.args.includes(server));
+      expect(frozen).toBeDefined();
+      for (const url of [`${launcher.url}/readyz`, `http://127.0.0.1:${affiliateHealth}/readyz`])
+        expect(await readyz(url)).toBe(200);
+      process.kill(frozen!.pid, 'SIGSTOP');
+      try {
+        for (const url of [`${launcher.url}/readyz`, `http://127.0.0.1:${affiliateHealth}/readyz`])
+          expect(await readyz(url)).toBe(503);
+      } finally {
+        process.kill(frozen!.pid, 'SIGCONT');
+      }
+      for (const url of [`${launcher.url}/readyz`, `http://127.0.0.1:${affiliateHealth}/readyz`])
+        await eventually(async () => ((await readyz(url)) === 200 ? true : undefined), 10_000);
+    }
     expect((await list()).status).toBe(200);
 
     const affiliate = childrenOf(launcher.pid).find((c) =>
