@@ -217,6 +217,7 @@ describe('exactness at speed, two replicas of tracking and commission', () => {
         const usd = res.body.commission_stats?.currencies?.USD;
         const e = expected[a]!;
         const counts = [res.body.visitors, res.body.leads, res.body.conversions];
+        lastSeen = JSON.stringify({ affiliate: a, expected: e, counts, usd });
         if (JSON.stringify(counts) !== JSON.stringify([e.visitors, e.leads, e.conversions]))
           return undefined;
         if (usd?.total.cents !== e.total || usd?.unpaid.cents !== e.total) return undefined;
@@ -224,10 +225,13 @@ describe('exactness at speed, two replicas of tracking and commission', () => {
           return undefined;
         const link = await client.get(`/v1/affiliate_links/${affiliate.linkId}`);
         const linkCounts = [link.body.visitors, link.body.leads, link.body.conversions];
+        lastSeen = JSON.stringify({ affiliate: a, counts, linkCounts });
         if (JSON.stringify(linkCounts) !== JSON.stringify(counts)) return undefined;
       }
       return true;
-    }, 120_000);
+    }, 120_000).catch((error: unknown) => {
+      throw new Error(`${String(error)}; last seen ${lastSeen}`);
+    });
     for (const [a, affiliate] of affiliates.entries()) {
       const res = await client.get(`/v1/affiliates/${affiliate.id}?expand[]=commission_stats`);
       const e = expected[a]!;

@@ -3,3 +3,4 @@ export * from './pagination';
 export * from './query';
 export * from './health-server';
 export * from './run-until-signalled';
+export * from './money';

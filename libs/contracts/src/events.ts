@@ -44,6 +44,14 @@ export interface EventMap {
   'coupon_referral.updated': CouponReferral;
   'charge.refund_attributed': ChargeRefundAttributed;
   'processor.received': ProcessorReceived;
+  /** Internal: an affiliate's new address awaits confirmation (the affiliate mailer sends the link). */
+  'affiliate.email_change_requested': EmailChangeRequested;
+}
+
+export interface EmailChangeRequested {
+  affiliate_id: string;
+  /** The address to confirm (the affiliate's `unconfirmed_email` when requested). */
+  email: string;
 }
 export type EventType = keyof EventMap;
 

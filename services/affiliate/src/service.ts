@@ -39,6 +39,7 @@ import { couponModel } from './data/coupon.schema';
 import { ssoTokenModel } from './data/sso-token.schema';
 import { CouponUseCases } from './domain/coupons';
 import { MagicLinks } from './domain/magic-links';
+import { mailModule } from './mail/mail-module';
 
 export interface RunningService {
   healthPort: number | undefined;
@@ -83,6 +84,14 @@ export async function startAffiliateService(
     relay,
   );
 
+  const mail = await mailModule({
+    mongo,
+    config,
+    affiliates,
+    presenter: new AffiliatePresenter(campaigns, links),
+    relay,
+    log,
+  });
   const subscription: Subscription = serveRpc(
     nc,
     'affiliate',
@@ -92,6 +101,7 @@ export async function startAffiliateService(
       ...linkRpc(linkUseCases),
       ...couponRpc(new CouponUseCases(new TenantRepository(models.coupon), affiliates, relay)),
       ...magicLinkRpc(new MagicLinks(ssoTokens, affiliates, config.PUBLIC_URL)),
+      ...mail.rpc,
     },
     log,
   );
@@ -117,6 +127,7 @@ export async function startAffiliateService(
       handle: counters,
       log,
     }),
+    ...(await mail.start(nc)),
   ];
   let repairing = false;
   const repairTimer = setInterval(() => {
@@ -128,7 +139,7 @@ export async function startAffiliateService(
       .finally(() => {
         repairing = false;
       });
-  }, 10_000);
+  }, 30_000);
   repairTimer.unref();
 
   const health: HealthServer | undefined = await startHealthServer(config.HEALTH_PORT, {

@@ -18,6 +18,8 @@ export const configSchema = commonConfigSchema.extend({
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5000),
   /** Express `trust proxy` setting, for client IPs behind a load balancer. */
   TRUST_PROXY: env.flag(false),
+  /** How long an affiliate stays signed in to the portal after following a magic link. */
+  PORTAL_SESSION_HOURS: env.positiveInt(8),
 });
 export type GatewayConfig = z.infer<typeof configSchema>;
 

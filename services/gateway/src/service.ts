@@ -20,6 +20,8 @@ import { MerchantRepository } from './merchants/merchant.repository';
 import { merchantModel } from './merchants/merchant.schema';
 import { MerchantRateLimiter } from './rate-limit/merchant-rate-limiter';
 import { PublicKeyResolver } from './public/public-key-resolver';
+import { portalSessionModel } from './portal/portal-session.schema';
+import { PortalSessions } from './portal/portal-sessions';
 
 export interface RunningGateway {
   port: number;
@@ -30,6 +32,8 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
   const merchants = merchantModel(mongo);
   await merchants.init();
+  const portalSessions = portalSessionModel(mongo);
+  await portalSessions.init();
   const nc = await connectNats(config.NATS_URL, 'gateway', log);
   await ensureStreams(nc, ['gateway']);
   // Fail fast instead of queueing: a down Redis must hand over to the in-process limiter at once.
@@ -76,10 +80,20 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
       publicUrl: config.PUBLIC_URL,
       log,
     },
+    portal: {
+      rpc,
+      sessions: new PortalSessions(portalSessions, config.PORTAL_SESSION_HOURS * 3_600_000),
+      publicUrl: config.PUBLIC_URL,
+      log,
+    },
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.PORT, config.HOST, () => resolve(s));
   });
+  // Idle keep-alive connections outlive those of the clients and load balancers in front (they
+  // close first, typically at 60 s or less), so a request never meets a socket we just closed.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   const port = (server.address() as AddressInfo).port;
   log.info({ port, publicUrl: config.PUBLIC_URL }, 'gateway listening');
 

@@ -101,11 +101,20 @@ export class AffiliateUseCases {
     }
     const next = { ...current, ...set };
     const view = await this.presenter.presentOne(ctx.merchantId, next);
+    // Queued in the same write as the change, so the confirmation mail cannot be lost.
+    const requested = set.unconfirmed_email
+      ? [
+          buildEvent('affiliate.email_change_requested', ctx.merchantId, {
+            affiliate_id: id,
+            email: set.unconfirmed_email,
+          }),
+        ]
+      : [];
     const result = await this.affiliates.update(
       ctx.merchantId,
       id,
       { $set: set },
-      [buildEvent('affiliate.updated', ctx.merchantId, view)],
+      [buildEvent('affiliate.updated', ctx.merchantId, view), ...requested],
       ctx.events,
     );
     if (!result) throw errors.notFound('Affiliate', id);

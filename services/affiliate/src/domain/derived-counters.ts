@@ -18,7 +18,7 @@ import { commissionStats } from './commission-stats';
 import { commissionDelta, saleDelta, statsUpdate, type StatDelta } from './stat-deltas';
 
 /** How long a fact may stay marked before the repair sweep recounts what it touches. */
-export const REPAIR_AFTER_MS = 30_000;
+export const REPAIR_AFTER_MS = 120_000;
 
 export class DerivedCounters {
   /** Increments and unmarks of concurrent events share bulk writes. */
@@ -198,7 +198,9 @@ export class DerivedCounters {
         .findOne({ _id: id, merchant_id: merchantId } as never)
         .lean<T>()
         .exec();
-      if (before?.updated_at && before.updated_at >= updatedAt) return; // already counted
+      // Strictly older only: an equal version is a repeat (its difference is zero) or a
+      // same-millisecond change, which arrival order decides.
+      if (before?.updated_at && before.updated_at > updatedAt) return;
       const written = before
         ? (
             await model.updateOne(

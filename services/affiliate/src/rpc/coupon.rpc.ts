@@ -18,6 +18,8 @@ export function magicLinkRpc(links: MagicLinks): Record<string, RpcHandler> {
       const token = typeof req.query.token === 'string' ? req.query.token : '';
       const affiliate = await links.redeem(token);
       return ok({
+        // The gateway opens a portal session for this merchant's affiliate.
+        merchant_id: affiliate.merchant_id,
         affiliate: {
           id: affiliate._id,
           first_name: affiliate.first_name,

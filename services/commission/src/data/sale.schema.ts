@@ -22,6 +22,11 @@ export interface SaleRecord {
   affiliate: AffiliateView;
   created_at: Date;
   updated_at: Date;
+  /**
+   * True from the sale's insert until its commission is written or decided against: a refund
+   * that meets no commission meanwhile retries instead of missing it (see domain/charges.ts).
+   */
+  commission_pending?: boolean;
   pending_events: StoredPendingEvent[];
 }
 
@@ -44,6 +49,7 @@ const schema = new Schema<SaleRecord>(
     affiliate: Schema.Types.Mixed,
     created_at: Date,
     updated_at: Date,
+    commission_pending: Boolean,
     pending_events: { type: Schema.Types.Mixed, default: () => [] },
   },
   { versionKey: false, minimize: false },

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { buildEvent, deterministicId } from '@aff/contracts';
 import type { ChargeAttributed, ChargeRefundAttributed, EventEnvelope } from '@aff/contracts';
 import { AppError } from '@aff/api';
-import { isDuplicateKeyError, type TenantRepository } from '@aff/mongo';
+import { BulkUpdates, isDuplicateKeyError, type TenantRepository } from '@aff/mongo';
 import type { CommissionRecord } from '../data/commission.schema';
 import type { SaleRecord } from '../data/sale.schema';
 import { afterRefund, commissionFor, dueAt, mayEarn, saleAmounts } from './commission-rules';
@@ -25,6 +25,9 @@ export const REFUND_WAIT_DELIVERIES = 30;
 const SALE_GRACE_MS = [50, 150, 300];
 
 export class ChargeUseCases {
+  /** Clearing `commission_pending` rides on shared bulk writes. */
+  private readonly bulk = new BulkUpdates();
+
   constructor(
     private readonly sales: TenantRepository<SaleRecord>,
     private readonly commissions: TenantRepository<CommissionRecord>,
@@ -34,6 +37,21 @@ export class ChargeUseCases {
 
   async onAttributed(ctx: CallContext, input: ChargeAttributed): Promise<void> {
     const sale = await this.recordSale(ctx, input);
+    await this.decideCommission(ctx, input, sale);
+    // Decided (written, or none is due): refunds of this sale need not wait for one any more.
+    if (sale.commission_pending !== false)
+      await this.bulk.updateOne(
+        this.sales.model,
+        { _id: sale._id, merchant_id: ctx.merchantId },
+        { $set: { commission_pending: false } },
+      );
+  }
+
+  private async decideCommission(
+    ctx: CallContext,
+    input: ChargeAttributed,
+    sale: SaleRecord,
+  ): Promise<void> {
     if (await this.commissions.findOne(ctx.merchantId, { sale_id: sale._id })) return;
     const { campaign, affiliate, referral } = input;
     // Disabled and suspicious affiliates earn nothing new (tracking checks too; this is the last word).
@@ -128,7 +146,13 @@ export class ChargeUseCases {
       Object.assign(sale, amounts, { updated_at: now });
     }
     const commission = await this.commissions.findOne(ctx.merchantId, { sale_id: sale._id });
-    if (!commission || !UNPAID.includes(commission.state)) return; // paid commissions stay as they are
+    if (!commission) {
+      // Its charge is being handled elsewhere right now: the commission comes, then reduce it.
+      if (sale.commission_pending && deliveries < REFUND_WAIT_DELIVERIES)
+        throw new AppError('unavailable', `Commission of sale ${sale._id} not decided yet`);
+      return; // the charge earned nothing: nothing to reduce
+    }
+    if (!UNPAID.includes(commission.state)) return; // paid commissions stay as they are
     const outcome = afterRefund(commission.base_amount, {
       ...input.charge,
       tax: sale.tax_amount_cents,
@@ -188,6 +212,7 @@ export class ChargeUseCases {
       affiliate: input.affiliate,
       created_at: now,
       updated_at: now,
+      commission_pending: true,
     };
     const event = withId(
       buildEvent('sale.created', ctx.merchantId, toSaleView({ ...record, pending_events: [] })),

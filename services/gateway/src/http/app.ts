@@ -12,6 +12,7 @@ import { requestId } from './request-id';
 import { proxyTo } from './rpc-proxy';
 import { ROUTES } from './routes';
 import { publicRouter, type PublicRouteDeps } from '../public/public-routes';
+import { portalRouter, type PortalDeps } from '../portal/portal-routes';
 
 export interface AppDeps {
   authenticator: MerchantAuthenticator;
@@ -23,6 +24,7 @@ export interface AppDeps {
   degradable: Record<string, ReadinessCheck>;
   trustProxy: boolean;
   publicRoutes: PublicRouteDeps;
+  portal: PortalDeps;
 }
 
 const BODY_LIMIT = '1mb';
@@ -44,6 +46,7 @@ export function buildApp(deps: AppDeps): Express {
   });
 
   app.use(publicRouter(deps.publicRoutes));
+  app.use(portalRouter(deps.portal));
 
   const v1 = express.Router();
   v1.use(authenticate(deps.authenticator));

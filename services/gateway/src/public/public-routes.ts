@@ -1,7 +1,7 @@
 /**
  * Routes without the API secret: the tracking intake used by merchants' pages (identified by
  * the public key, limited per client IP, open to any origin) and the payment processor's
- * signed event hook.
+ * signed event hook. The affiliate portal (`/portal`) lives in ../portal.
  */
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { buildEvent, deterministicId, processorEventSchema } from '@aff/contracts';
@@ -42,33 +42,6 @@ export function publicRouter(deps: PublicRouteDeps): Router {
   ];
   router.post('/t/v1/visits', ...intake, forwardToTracking(deps, 'recordVisit'));
   router.post('/t/v1/leads', ...intake, forwardToTracking(deps, 'recordLead'));
-
-  router.get('/portal/sso', async (req: Request, res: Response) => {
-    const token = typeof req.query.token === 'string' ? req.query.token : '';
-    const reply = await deps.rpc.call(
-      'affiliate',
-      'redeemMagicLink',
-      { merchant_id: '', params: {}, query: { token }, body: {}, expand: [], api_key_id: null },
-      res.locals.requestId as string,
-    );
-    res.set('Cache-Control', 'no-store');
-    if (reply.status !== 200) {
-      res
-        .status(reply.status)
-        .type('html')
-        .send(
-          portalPage(
-            'Sign-in link not valid',
-            'This sign-in link is invalid, used or expired. Ask for a new one.',
-          ),
-        );
-      return;
-    }
-    const { affiliate } = reply.body as { affiliate: { first_name: string; last_name: string } };
-    res
-      .type('html')
-      .send(portalPage('Signed in', `Welcome, ${affiliate.first_name} ${affiliate.last_name}.`));
-  });
 
   router.post(
     '/hooks/processor/:public_key',
@@ -161,14 +134,4 @@ function parseJson(raw: Buffer): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** A minimal page until the affiliate portal exists; the text is escaped (it holds names). */
-function portalPage(title: string, message: string): string {
-  const escape = (text: string) =>
-    text.replace(
-      /[&<>"']/g,
-      (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-    );
-  return `<!doctype html><html><head><meta charset="utf-8"><title>${escape(title)}</title></head><body><h1>${escape(title)}</h1><p>${escape(message)}</p></body></html>`;
 }

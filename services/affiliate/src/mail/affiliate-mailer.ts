@@ -1,0 +1,90 @@
+/** Which events become which mails: confirmation links and new-commission notifications. */
+import { z } from 'zod';
+import { AppError } from '@aff/api';
+import type { EventEnvelope } from '@aff/contracts';
+import type { Logger } from '@aff/logging';
+import type { TenantRepository } from '@aff/mongo';
+import type { AffiliateRecord } from '../data/affiliate.schema';
+import type { EmailConfirmations } from '../domain/email-confirmations';
+import { commissionMail, confirmationMail } from './mail-templates';
+import type { OnceMailer, SendOutcome } from './once-mailer';
+
+const emailChangeSchema = z.object({ affiliate_id: z.string().min(1), email: z.string().min(3) });
+const commissionSchema = z.looseObject({
+  amount: z.number().int(),
+  currency: z.string().min(3),
+  sale: z.looseObject({ affiliate: z.looseObject({ id: z.string().min(1) }) }),
+});
+
+/**
+ * A new durable consumer starts at the beginning of its stream; mailing about events older than
+ * this would flood affiliates with news of long-past commissions.
+ */
+const NOTIFY_WITHIN_MS = 24 * 3_600_000;
+
+export class AffiliateMailer {
+  constructor(
+    private readonly once: OnceMailer,
+    private readonly confirmations: EmailConfirmations,
+    private readonly affiliates: TenantRepository<AffiliateRecord>,
+    private readonly publicUrl: string,
+    private readonly confirmationTtlMs: number,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async onEmailChangeRequested(event: EventEnvelope, log: Logger): Promise<SendOutcome> {
+    const data = parse(emailChangeSchema, event);
+    if (this.olderThan(event, this.confirmationTtlMs)) return 'skipped';
+    return this.once.sendOnce(
+      `confirm-email-${event.id}`,
+      async () => {
+        const issued = await this.confirmations.issue(
+          event.merchant_id,
+          data.affiliate_id,
+          data.email,
+        );
+        if (!issued) return null; // confirmed already, or replaced by a newer address
+        const url = new URL('/portal/confirm-email', this.publicUrl);
+        url.searchParams.set('token', issued.token);
+        return confirmationMail({
+          to: data.email,
+          firstName: issued.affiliate.first_name,
+          url: url.toString(),
+          expiresAt: issued.expires_at,
+        });
+      },
+      log,
+    );
+  }
+
+  async onCommissionCreated(event: EventEnvelope, log: Logger): Promise<SendOutcome> {
+    const data = parse(commissionSchema, event);
+    if (this.olderThan(event, NOTIFY_WITHIN_MS)) return 'skipped';
+    return this.once.sendOnce(
+      `commission-created-${event.id}`,
+      async () => {
+        const affiliate = await this.affiliates.findById(event.merchant_id, data.sale.affiliate.id);
+        if (!affiliate?.receive_new_commission_notifications) return null;
+        return commissionMail({
+          to: affiliate.email,
+          firstName: affiliate.first_name,
+          amountCents: data.amount,
+          currency: data.currency,
+        });
+      },
+      log,
+    );
+  }
+
+  private olderThan(event: EventEnvelope, ms: number): boolean {
+    const at = Date.parse(event.occurred_at);
+    return Number.isFinite(at) && this.now().getTime() - at > ms;
+  }
+}
+
+function parse<T>(schema: z.ZodType<T>, event: EventEnvelope): T {
+  const parsed = schema.safeParse(event.data);
+  // The same bytes never parse: not retryable, the consumer terminates the message.
+  if (!parsed.success) throw new AppError('unprocessable', `Malformed ${event.type} event.`);
+  return parsed.data;
+}

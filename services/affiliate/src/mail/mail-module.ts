@@ -1,0 +1,57 @@
+/** Wires e-mail confirmation and notification mails into the service (one call from service.ts). */
+import type { Connection } from 'mongoose';
+import type { Logger } from '@aff/logging';
+import type { NatsConnection, RpcHandler, RunningConsumer } from '@aff/messaging';
+import type { TenantRepository } from '@aff/mongo';
+import type { AffiliateConfig } from '../config';
+import { startMailConsumers } from '../consumers/mail.consumer';
+import type { AffiliateRecord } from '../data/affiliate.schema';
+import { emailConfirmationModel } from '../data/email-confirmation.schema';
+import { sentMailModel } from '../data/sent-mail.schema';
+import type { AffiliatePresenter } from '../domain/affiliate-presenter';
+import { EmailConfirmations } from '../domain/email-confirmations';
+import type { EventRelay } from '../domain/ports';
+import { emailRpc } from '../rpc/email.rpc';
+import { AffiliateMailer } from './affiliate-mailer';
+import { createMailTransport } from './mail-transport';
+import { OnceMailer } from './once-mailer';
+
+export interface MailModule {
+  rpc: Record<string, RpcHandler>;
+  start(nc: NatsConnection): Promise<RunningConsumer[]>;
+}
+
+export async function mailModule(deps: {
+  mongo: Connection;
+  config: AffiliateConfig;
+  affiliates: TenantRepository<AffiliateRecord>;
+  presenter: AffiliatePresenter;
+  relay: EventRelay;
+  log: Logger;
+}): Promise<MailModule> {
+  const tokens = emailConfirmationModel(deps.mongo);
+  const sent = sentMailModel(deps.mongo);
+  await Promise.all([tokens.init(), sent.init()]);
+  const ttlMs = deps.config.EMAIL_CONFIRMATION_TTL_HOURS * 3_600_000;
+  const confirmations = new EmailConfirmations(
+    tokens,
+    deps.affiliates,
+    deps.presenter,
+    deps.relay,
+    ttlMs,
+  );
+  const transport = createMailTransport(deps.config);
+  deps.log.info({ mail: transport.description }, 'mails go to');
+  const domain = new URL(deps.config.PUBLIC_URL).hostname || 'localhost';
+  const mailer = new AffiliateMailer(
+    new OnceMailer(sent, transport, domain),
+    confirmations,
+    deps.affiliates,
+    deps.config.PUBLIC_URL,
+    ttlMs,
+  );
+  return {
+    rpc: emailRpc(confirmations),
+    start: (nc) => startMailConsumers(nc, mailer, deps.log),
+  };
+}

@@ -1,0 +1,17 @@
+import { currentEventContext, ok, type RpcHandler } from '@aff/messaging';
+import type { EmailConfirmations } from '../domain/email-confirmations';
+
+export function emailRpc(confirmations: EmailConfirmations): Record<string, RpcHandler> {
+  return {
+    /** Called by the gateway's public `/portal/confirm-email`; the token alone identifies the merchant. */
+    confirmEmail: async (req, rpc) => {
+      const token = typeof req.query.token === 'string' ? req.query.token : '';
+      const affiliate = await confirmations.confirm(token, {
+        events: currentEventContext(rpc.requestId),
+      });
+      return ok({
+        affiliate: { id: affiliate.id, first_name: affiliate.first_name, email: affiliate.email },
+      });
+    },
+  };
+}

@@ -1,0 +1,210 @@
+/**
+ * Over the real MongoDB-protocol server: the once-per-event mail claim (failure, retry,
+ * duplicate, a send cut off mid-way), and the expiry of magic links and confirmation links.
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Connection, Model } from 'mongoose';
+import { AppError } from '@aff/api';
+import { createLogger } from '@aff/logging';
+import { TenantRepository, connectMongo } from '@aff/mongo';
+import { affiliateModel, type AffiliateRecord } from '../src/data/affiliate.schema';
+import { campaignModel } from '../src/data/campaign.schema';
+import { emailConfirmationModel } from '../src/data/email-confirmation.schema';
+import { linkModel } from '../src/data/link.schema';
+import { sentMailModel, type SentMailRecord } from '../src/data/sent-mail.schema';
+import { ssoTokenModel } from '../src/data/sso-token.schema';
+import { AffiliatePresenter } from '../src/domain/affiliate-presenter';
+import { EmailConfirmations } from '../src/domain/email-confirmations';
+import { MagicLinks } from '../src/domain/magic-links';
+import {
+  createMailTransport,
+  type MailTransport,
+  type OutgoingMail,
+} from '../src/mail/mail-transport';
+import { OnceMailer } from '../src/mail/once-mailer';
+
+const log = createLogger('test', 'silent');
+let mongo: Connection;
+let sent: Model<SentMailRecord>;
+let affiliates: TenantRepository<AffiliateRecord>;
+let clock: Date;
+const now = () => clock;
+
+beforeAll(async () => {
+  mongo = await connectMongo(process.env.MONGO_URL!, `affiliate_mail_test_${Date.now()}`);
+  sent = sentMailModel(mongo);
+  const affiliateRecords = affiliateModel(mongo);
+  await Promise.all([sent.init(), affiliateRecords.init()]);
+  affiliates = new TenantRepository(affiliateRecords);
+});
+beforeEach(() => {
+  clock = new Date('2026-06-01T12:00:00Z');
+});
+afterAll(async () => {
+  await mongo.dropDatabase();
+  await mongo.close();
+});
+
+/** Records what it was asked to send; fails while `failures` > 0, like a refusing server. */
+class RecordingTransport implements MailTransport {
+  readonly description = 'test';
+  readonly mails: OutgoingMail[] = [];
+  failures = 0;
+  async send(mail: OutgoingMail) {
+    if (this.failures > 0) {
+      this.failures--;
+      throw new Error('451 try again later');
+    }
+    this.mails.push(mail);
+  }
+}
+
+const message = { to: 'a@example.com', subject: 'Hi', text: 'Hello' };
+
+describe('OnceMailer', () => {
+  it('releases the claim when sending fails, sends on retry, and never twice', async () => {
+    const transport = new RecordingTransport();
+    transport.failures = 1;
+    const mailer = new OnceMailer(sent, transport, 'example.test', now);
+    const key = `k-${randomUUID()}`;
+    const failed = mailer.sendOnce(key, async () => message, log);
+    await expect(failed).rejects.toMatchObject({ code: 'unavailable', retryable: true });
+    expect(await sent.findById(key).lean()).toBeNull();
+
+    expect(await mailer.sendOnce(key, async () => message, log)).toBe('sent');
+    expect(await mailer.sendOnce(key, async () => message, log)).toBe('duplicate');
+    expect(transport.mails).toEqual([{ ...message, messageId: `<${key}@example.test>` }]);
+    expect(await sent.findById(key).lean()).toMatchObject({ state: 'sent', to: 'a@example.com' });
+  });
+
+  it('records a mail with nothing to say as skipped, without sending', async () => {
+    const transport = new RecordingTransport();
+    const mailer = new OnceMailer(sent, transport, 'example.test', now);
+    const key = `k-${randomUUID()}`;
+    expect(await mailer.sendOnce(key, async () => null, log)).toBe('skipped');
+    expect(await mailer.sendOnce(key, async () => message, log)).toBe('duplicate');
+    expect(transport.mails).toEqual([]);
+  });
+
+  it('retries later while another attempt may still be sending, and gives up on a stale one', async () => {
+    const transport = new RecordingTransport();
+    const mailer = new OnceMailer(sent, transport, 'example.test', now);
+    const key = `k-${randomUUID()}`;
+    await sent.collection.insertOne({
+      _id: key as never,
+      state: 'sending',
+      claim: 'other',
+      claimed_at: clock,
+      sent_at: null,
+      to: null,
+      subject: null,
+      message_id: null,
+    });
+    const compose = jest.fn(async () => message);
+    await expect(mailer.sendOnce(key, compose, log)).rejects.toBeInstanceOf(AppError);
+    clock = new Date(clock.getTime() + 10 * 60_000);
+    // The other process died mid-send: the mail may be out, so it is not sent again.
+    expect(await mailer.sendOnce(key, compose, log)).toBe('duplicate');
+    expect(compose).not.toHaveBeenCalled();
+    expect(transport.mails).toEqual([]);
+  });
+});
+
+async function anAffiliate(fields: Partial<AffiliateRecord> = {}): Promise<AffiliateRecord> {
+  const id = randomUUID();
+  const record = {
+    _id: id,
+    merchant_id: 'm1',
+    campaign_id: 'c1',
+    state: 'active',
+    first_name: 'A',
+    last_name: 'B',
+    email: `${id}@example.com`,
+    confirmed_at: clock,
+    unconfirmed_email: null,
+    wallet_a_email: null,
+    wallet_a_email_confirmed_at: null,
+    wallet_b_email: null,
+    wallet_b_email_confirmed_at: null,
+    receive_new_commission_notifications: true,
+    sign_in_count: 0,
+    processor_customer_id: null,
+    customer_key: `none:${id}`,
+    processor_account_id: null,
+    visitors: 0,
+    leads: 0,
+    conversions: 0,
+    commission_stats: { currencies: {} },
+    created_at: clock,
+    updated_at: clock,
+    ...fields,
+  } as Omit<AffiliateRecord, 'pending_events'>;
+  await affiliates.insert(record);
+  return { ...record, pending_events: [] };
+}
+
+describe('link expiry', () => {
+  it('refuses a magic link after its minute', async () => {
+    const tokens = ssoTokenModel(mongo);
+    await tokens.init();
+    const links = new MagicLinks(tokens, affiliates, 'http://portal.test', now);
+    const affiliate = await anAffiliate();
+    const issued = await links.issue('m1', affiliate._id);
+    const token = new URL(issued.sso.url).searchParams.get('token')!;
+    clock = new Date(clock.getTime() + 61_000);
+    await expect(links.redeem(token)).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('refuses an e-mail confirmation link after its lifetime, and confirms within it', async () => {
+    const tokens = emailConfirmationModel(mongo);
+    await tokens.init();
+    const presenter = new AffiliatePresenter(
+      new TenantRepository(campaignModel(mongo)),
+      new TenantRepository(linkModel(mongo)),
+    );
+    const relay = { relay: async () => undefined };
+    const confirmations = new EmailConfirmations(
+      tokens,
+      affiliates,
+      presenter,
+      relay,
+      3_600_000,
+      now,
+    );
+    const affiliate = await anAffiliate({ unconfirmed_email: `new-${randomUUID()}@example.com` });
+    const stale = await confirmations.issue('m1', affiliate._id, affiliate.unconfirmed_email!);
+    clock = new Date(clock.getTime() + 3_600_001);
+    await expect(confirmations.confirm(stale!.token, { events: {} })).rejects.toMatchObject({
+      status: 404,
+    });
+
+    const fresh = await confirmations.issue('m1', affiliate._id, affiliate.unconfirmed_email!);
+    const view = await confirmations.confirm(fresh!.token, { events: {} });
+    expect(view).toMatchObject({ email: affiliate.unconfirmed_email, unconfirmed_email: null });
+    expect(await confirmations.issue('m1', affiliate._id, affiliate.unconfirmed_email!)).toBeNull();
+  });
+});
+
+it('writes mails to the outbox directory when no SMTP server is configured', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aff-outbox-'));
+  const transport = createMailTransport({
+    MAIL_FROM: 'Program <p@example.com>',
+    MAIL_OUTBOX_DIR: dir,
+  });
+  expect(transport.description).toBe(`outbox directory ${dir}`);
+  await transport.send({ ...message, messageId: '<k1@example.test>' });
+  const files = fs.readdirSync(dir).sort();
+  expect(files).toHaveLength(2);
+  expect(files[0]).toMatch(/\.eml$/);
+  const eml = fs.readFileSync(path.join(dir, files[0]!), 'utf8');
+  expect(fs.readFileSync(path.join(dir, files[1]!), 'utf8')).toBe(
+    'To: a@example.com\nSubject: Hi\n\nHello\n',
+  );
+  expect(eml).toMatch(/^Subject: Hi$/m);
+  expect(eml).toMatch(/^To: a@example.com$/m);
+  expect(eml).toMatch(/^Message-ID: <k1@example.test>$/m);
+  fs.rmSync(dir, { recursive: true, force: true });
+});

@@ -1,0 +1,57 @@
+/** Plays an affiliate's browser against the portal over plain HTTP, keeping the session cookie. */
+import { api, gatewayUrl } from './http';
+import type { TestMerchant } from './merchant';
+
+export interface PortalResponse {
+  status: number;
+  location: string | null;
+  setCookie: string[];
+  text: string;
+}
+
+export async function portalRequest(
+  path: string,
+  opts: { cookie?: string; form?: Record<string, string> } = {},
+): Promise<PortalResponse> {
+  const headers: Record<string, string> = {};
+  if (opts.cookie) headers.cookie = opts.cookie;
+  let body: string | undefined;
+  if (opts.form) {
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(opts.form).toString();
+  }
+  const res = await fetch(`${gatewayUrl()}${path}`, {
+    method: opts.form ? 'POST' : 'GET',
+    headers,
+    body,
+    redirect: 'manual',
+  });
+  return {
+    status: res.status,
+    location: res.headers.get('location'),
+    setCookie: res.headers.getSetCookie(),
+    text: await res.text(),
+  };
+}
+
+/** The path (from `/portal/`) of a fresh magic link for the affiliate. */
+export async function magicLinkPath(merchant: TestMerchant, affiliateId: string): Promise<string> {
+  const res = await api(merchant.api_secret).get(`/v1/affiliates/${affiliateId}/sso`);
+  if (res.status !== 200) throw new Error(`sso: ${res.status} ${JSON.stringify(res.body)}`);
+  const url: string = res.body.sso.url;
+  return url.slice(url.indexOf('/portal/'));
+}
+
+/** Follows a fresh magic link; returns the session cookie (`name=value`) and the raw answer. */
+export async function signIn(merchant: TestMerchant, affiliateId: string) {
+  const answer = await portalRequest(await magicLinkPath(merchant, affiliateId));
+  if (answer.status !== 303) throw new Error(`sign-in: ${answer.status} ${answer.text}`);
+  const cookie = answer.setCookie[0]!.split(';')[0]!;
+  return { cookie, answer };
+}
+
+export function csrfOf(html: string): string {
+  const match = /name="_csrf" value="([^"]+)"/.exec(html);
+  if (!match) throw new Error('no CSRF token in the page');
+  return match[1]!;
+}
