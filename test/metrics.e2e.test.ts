@@ -1,10 +1,12 @@
 /**
  * Every service without an HTTP API of its own serves Prometheus metrics (OpenTelemetry,
- * pulled) on its health port. A first slice of the metrics work: request durations per status
- * and the runtime and MongoDB pool figures the auto-instrumentations record.
+ * pulled) on its health port. A first slice of the metrics work: HTTP request durations per
+ * status, NATS RPC durations per operation, and runtime and MongoDB pool figures.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { api } from './support/http';
+import { createMerchant } from './support/merchant';
 
 const SERVICES = ['affiliate', 'tracking', 'commission', 'webhook', 'payout'];
 
@@ -44,4 +46,21 @@ describe.each(SERVICES)('%s /metrics', (service) => {
     expect(sampleSum(text, 'db_client_connection_count')).toBeGreaterThan(0);
     expect(text).toMatch(/^nodejs_eventloop_utilization\{/m);
   });
+});
+
+it('records NATS RPC durations per operation and status', async () => {
+  const merchant = await createMerchant();
+  const client = api(merchant.api_secret);
+  expect((await client.get('/v1/affiliates')).status).toBe(200);
+  expect((await client.get('/v1/affiliates/nope')).status).toBe(404);
+  const text = await (await fetch(`http://127.0.0.1:${healthPortOf('affiliate')}/metrics`)).text();
+  expect(text).toMatch(/^# TYPE rpc_server_call_duration histogram$/m);
+  const calls = (status: number) =>
+    sampleSum(text, 'rpc_server_call_duration_count', [
+      'rpc_system="nats"',
+      'rpc_service="affiliate"',
+      `rpc_response_status_code="${status}"`,
+    ]);
+  expect(calls(200)).toBeGreaterThanOrEqual(1);
+  expect(calls(404)).toBeGreaterThanOrEqual(1);
 });
