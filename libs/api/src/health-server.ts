@@ -1,9 +1,10 @@
 /**
- * `/healthz` (the process is alive) and `/readyz` (its dependencies answer) for services that
- * have no HTTP API of their own. Port 0 picks a free port; a negative port disables it.
+ * `/healthz` (the process is alive), `/readyz` (its dependencies answer) and `/metrics`
+ * (Prometheus) for services that have no HTTP API of their own. Port 0 picks a free port; a negative port disables it.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { metricsHandler } from '@aff/telemetry';
 
 export type ReadinessCheck = () => Promise<boolean> | boolean;
 
@@ -19,6 +20,9 @@ export async function startHealthServer(
   if (port < 0) return undefined;
   const server = http.createServer((req, res) => {
     if (req.url === '/healthz') return send(res, 200, { status: 'ok' });
+    // Prometheus scrapes here (OpenTelemetry metrics in text format).
+    const metrics = req.url === '/metrics' ? metricsHandler() : undefined;
+    if (metrics) return metrics(req, res);
     if (req.url === '/readyz') {
       void runChecks(checks).then((result) => send(res, result.ready ? 200 : 503, result));
       return;

@@ -1,7 +1,11 @@
 /**
  * `npm start`: real servers, the gateway and every service, a dev merchant, and how to reach
  * them. Connection settings go to `.local/runtime.json` (read by `npm run ops`), the dev
- * merchant's credentials to `.local/dev-credentials.json`; both are git-ignored.
+ * merchant's credentials to `.local/dev-credentials.json`; both are git-ignored. AFF_LOCAL_DIR
+ * moves that directory (tests run a second launcher beside the one a developer may have).
+ *
+ * A service that dies is started again (with backoff); SIGINT or SIGTERM stops everything
+ * within a few seconds: gateway, then all services in parallel, then the servers.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -21,15 +25,17 @@ export function runDevSystem(): void {
 
 async function run(): Promise<void> {
   const root = findRepoRoot();
-  const localDir = path.join(root, '.local');
+  const localDir = path.resolve(root, process.env.AFF_LOCAL_DIR ?? '.local');
   fs.mkdirSync(localDir, { recursive: true });
   const say = (line: string) => process.stdout.write(`${line}\n`);
 
   say('[start] starting MongoDB-protocol server, NATS and Redis');
   // The local database keeps its data in an H2 file under .local/data while the stack runs.
   fs.mkdirSync(path.join(localDir, 'data'), { recursive: true });
+  let stopping = false;
   const infra = await startInfra({
-    log: (line) => say(`[infra] ${line}`),
+    // Ctrl-C reaches the servers too; their "exited unexpectedly" reports would only be noise.
+    log: (line) => !stopping && say(`[infra] ${line}`),
     dataDir: path.join(localDir, 'data'),
     mongoBackend: 'h2',
   });
@@ -38,6 +44,8 @@ async function run(): Promise<void> {
     infra,
     gatewayPort: Number(process.env.PORT ?? 8080),
     onLine: (name, line) => say(`[${name}] ${line}`),
+    restartOnExit: true,
+    onNotice: (line) => say(`[start] ${line}`),
   }).catch(async (error: unknown) => {
     await infra.stop();
     throw error;
@@ -88,21 +96,28 @@ async function run(): Promise<void> {
     `  Dev merchant ${credentials.merchant_id}; credentials in ${path.relative(root, credentialsFile)}`,
   );
   say(
-    `  Try: curl -u "$(node -p "require('./.local/dev-credentials.json').api_secret"):" ${system.gatewayUrl}/v1/affiliates`,
+    `  Try: curl -u "$(node -p "require('./${path.relative(root, credentialsFile)}').api_secret"):" ${system.gatewayUrl}/v1/affiliates`,
   );
   say('  More merchants: npm run ops -- merchant:create --name "Acme" --json');
   say('  Press Ctrl-C to stop everything.');
 
-  let stopping = false;
   const shutdown = () => {
     if (stopping) return;
     stopping = true;
+    const startedAt = Date.now();
     say('\n[start] stopping');
+    // Last resort; exiting SIGKILLs whatever is still running (exit hooks).
+    setTimeout(() => {
+      say('[start] not stopped in time; killing what is left');
+      fs.rmSync(runtimeFile, { force: true });
+      process.exit(1);
+    }, 6_000).unref();
     void system
       .stop()
       .then(() => infra.stop())
       .finally(() => {
         fs.rmSync(runtimeFile, { force: true });
+        say(`[start] stopped in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
         process.exit(0);
       });
   };

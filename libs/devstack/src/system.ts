@@ -1,6 +1,7 @@
 /**
  * Starts the gateway and every service as separate Node processes against given servers, waits
- * until each reports ready, and can stop or restart one (fault tests) or all of them.
+ * until each reports ready, and can stop or restart one (fault tests) or all of them. With
+ * `restartOnExit` (the `npm start` launcher) a process that exits on its own is started again.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -32,6 +33,14 @@ export interface StartSystemOptions {
   onLine?: (process: SystemProcess, line: string) => void;
   /** Processes per service (default 1); replicas share RPCs (queue groups) and durables. */
   replicas?: Partial<Record<SystemProcess, number>>;
+  /**
+   * Start a process again when it exits without being asked to (crash, `kill -9`), after a
+   * backoff: 0.5 s doubling to 10 s, back to 0.5 s once it stayed up 30 s. `stopProcess` and
+   * `stop` never trigger it.
+   */
+  restartOnExit?: boolean;
+  /** One line per restart decision; default stderr. */
+  onNotice?: (line: string) => void;
 }
 
 export interface RunningSystem {
@@ -41,6 +50,8 @@ export interface RunningSystem {
   stopProcess(name: SystemProcess, signal?: NodeJS.Signals, index?: number): Promise<void>;
   /** Starts every replica of `name` that is not running, or only replica `index`. */
   startProcess(name: SystemProcess, index?: number): Promise<void>;
+  /** Process ids of the processes running now. */
+  pids(): number[];
 }
 
 interface ProcessSlot {
@@ -48,7 +59,17 @@ interface ProcessSlot {
   readyUrl: string;
   running?: ManagedProcess;
   exited?: boolean;
+  /** Started and not deliberately stopped: an exit now is unexpected. */
+  wanted?: boolean;
+  restartTimer?: NodeJS.Timeout;
+  backoffMs?: number;
 }
+
+const FIRST_BACKOFF_MS = 500;
+const MAX_BACKOFF_MS = 10_000;
+const STABLE_AFTER_MS = 30_000;
+/** Services stop themselves within SHUTDOWN_TIMEOUT_MS (3 s); past this they are killed. */
+const STOP_TIMEOUT_MS = 4_000;
 
 export async function startSystem(opts: StartSystemOptions): Promise<RunningSystem> {
   const root = findRepoRoot();
@@ -78,6 +99,9 @@ export async function startSystem(opts: StartSystemOptions): Promise<RunningSyst
     }
   }
 
+  let systemStopping = false;
+  const notice = opts.onNotice ?? ((line: string) => process.stderr.write(`${line}\n`));
+
   const chosen = (name: SystemProcess, index?: number): [ProcessSlot, number][] =>
     (slots.get(name) ?? [])
       .map((slot, i): [ProcessSlot, number] => [slot, i])
@@ -87,7 +111,11 @@ export async function startSystem(opts: StartSystemOptions): Promise<RunningSyst
     await Promise.all(
       chosen(name, index)
         .filter(([slot]) => index !== undefined || !slot.running || slot.exited)
-        .map(([slot, i]) => startSlot(name, slot, i)),
+        .map(([slot, i]) => {
+          clearTimeout(slot.restartTimer);
+          slot.wanted = true;
+          return startSlot(name, slot, i);
+        }),
     );
   }
 
@@ -97,7 +125,8 @@ export async function startSystem(opts: StartSystemOptions): Promise<RunningSyst
     const sink = logFile ? fs.createWriteStream(logFile, { flags: 'a' }) : undefined;
     const recent: string[] = [];
     slot.exited = false;
-    slot.running = spawnManaged(
+    const startedAt = Date.now();
+    const child = spawnManaged(
       label,
       process.execPath,
       [path.join(root, 'services', name, 'dist', 'main.js')],
@@ -112,10 +141,37 @@ export async function startSystem(opts: StartSystemOptions): Promise<RunningSyst
         },
       },
     );
-    void slot.running.exited.then(() => {
+    slot.running = child;
+    void child.exited.then((code) => {
+      if (slot.running !== child) return;
       slot.exited = true;
+      if (opts.restartOnExit && slot.wanted && !systemStopping)
+        scheduleRestart(name, slot, index, label, code, Date.now() - startedAt);
     });
-    await waitUntilReady(label, slot.readyUrl, slot.running, recent);
+    await waitUntilReady(label, slot.readyUrl, child, recent);
+  }
+
+  function scheduleRestart(
+    name: SystemProcess,
+    slot: ProcessSlot,
+    index: number,
+    label: string,
+    code: number | null,
+    upMs: number,
+  ): void {
+    const backoff =
+      upMs >= STABLE_AFTER_MS || slot.backoffMs === undefined ? FIRST_BACKOFF_MS : slot.backoffMs;
+    slot.backoffMs = Math.min(backoff * 2, MAX_BACKOFF_MS);
+    notice(
+      `${label} exited unexpectedly (${code === null ? 'killed by a signal' : `code ${code}`}); restarting in ${backoff / 1000} s`,
+    );
+    clearTimeout(slot.restartTimer);
+    slot.restartTimer = setTimeout(() => {
+      if (!slot.wanted || systemStopping) return;
+      // A start that fails kills its process, whose exit schedules the next attempt.
+      startSlot(name, slot, index).catch(() => undefined);
+    }, backoff);
+    slot.restartTimer.unref();
   }
 
   async function stopProcess(
@@ -125,16 +181,30 @@ export async function startSystem(opts: StartSystemOptions): Promise<RunningSyst
   ): Promise<void> {
     await Promise.all(
       chosen(name, index).map(async ([slot]) => {
-        await slot.running?.stop(signal);
+        slot.wanted = false;
+        clearTimeout(slot.restartTimer);
+        await slot.running?.stop(signal, STOP_TIMEOUT_MS);
         slot.exited = true; // stopped, even while its last output is still being read
       }),
+    );
+  }
+
+  /**
+   * The gateway first, so no new request starts an RPC; then every service at once, each
+   * draining its own work (in-flight RPCs, held messages, outbox) within its deadline.
+   */
+  async function stopAll(): Promise<void> {
+    systemStopping = true;
+    await stopProcess('gateway');
+    await Promise.all(
+      SYSTEM_PROCESSES.filter((name) => name !== 'gateway').map((name) => stopProcess(name)),
     );
   }
 
   try {
     for (const name of SYSTEM_PROCESSES) await startProcess(name);
   } catch (error) {
-    for (const name of [...SYSTEM_PROCESSES].reverse()) await stopProcess(name);
+    await stopAll();
     throw error;
   }
 
@@ -142,8 +212,12 @@ export async function startSystem(opts: StartSystemOptions): Promise<RunningSyst
     gatewayUrl,
     startProcess,
     stopProcess,
-    async stop() {
-      for (const name of [...SYSTEM_PROCESSES].reverse()) await stopProcess(name);
+    stop: stopAll,
+    pids() {
+      return [...slots.values()].flat().flatMap((slot) => {
+        const pid = slot.running && !slot.exited ? slot.running.pid : undefined;
+        return pid === undefined ? [] : [pid];
+      });
     },
   };
 }

@@ -11,3 +11,4 @@ export * from './batcher';
 export * from './follow-events';
 export * from './keyed-lanes';
 export type { NatsConnection, Subscription } from '@nats-io/nats-core';
+export * from './readiness';

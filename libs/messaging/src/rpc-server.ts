@@ -4,7 +4,7 @@
  * spec's error body, anything else a logged 500. Work is bounded by a fastq queue.
  */
 import fastq from 'fastq';
-import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, context, metrics, trace } from '@opentelemetry/api';
 import type { Msg, NatsConnection, Subscription } from '@nats-io/nats-core';
 import { HEADERS, rpcQueueGroup, rpcRequestSchema, rpcSubject } from '@aff/contracts';
 import type { RpcReply, RpcRequest, ServiceName } from '@aff/contracts';
@@ -20,6 +20,13 @@ export interface RpcContext {
 export type RpcHandler = (request: RpcRequest, ctx: RpcContext) => Promise<RpcReply>;
 
 const tracer = trace.getTracer('@aff/messaging');
+/** Semantic conventions' RPC server duration, per operation and reply status. */
+const callDuration = metrics
+  .getMeter('@aff/messaging')
+  .createHistogram('rpc.server.call.duration', {
+    unit: 's',
+    description: 'Duration of NATS request/reply operations served',
+  });
 
 export function serveRpc(
   nc: NatsConnection,
@@ -33,6 +40,7 @@ export function serveRpc(
 
   async function handleOne(msg: Msg): Promise<void> {
     const operation = msg.subject.slice(prefix.length);
+    const startedAt = performance.now();
     const requestId = msg.headers?.get(HEADERS.requestId) || 'none';
     const reqLog = log.child({ requestId, rpc: msg.subject });
     const parent = extractTraceContext(msg.headers);
@@ -55,6 +63,13 @@ export function serveRpc(
     if (reply.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
     span.end();
     msg.respond(encodeJson(reply));
+    callDuration.record((performance.now() - startedAt) / 1000, {
+      'rpc.system': 'nats',
+      'rpc.service': service,
+      // Unknown operations share one label value, so callers cannot grow the series count.
+      'rpc.method': Object.hasOwn(handlers, operation) ? operation : 'unknown',
+      'rpc.response.status_code': reply.status,
+    });
   }
 
   async function dispatch(operation: string, msg: Msg, ctx: RpcContext): Promise<RpcReply> {

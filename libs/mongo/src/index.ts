@@ -3,3 +3,4 @@ export * from './pending-events';
 export * from './processed-events';
 export * from './tenant-repository';
 export * from './bulk-updates';
+export * from './readiness';

@@ -1,18 +1,19 @@
 /** Composition root: connections, repositories, use cases and entry points; start and stop. */
 import type { Connection } from 'mongoose';
-import { startHealthServer, type HealthServer } from '@aff/api';
+import { atMost, startHealthServer, type HealthServer } from '@aff/api';
 import type { Logger } from '@aff/logging';
 import {
   EventPublisher,
   OutboxRelay,
   connectNats,
+  natsReachable,
   ensureStreams,
   serveRpc,
   startConsumer,
   type NatsConnection,
   type Subscription,
 } from '@aff/messaging';
-import { MongoPendingEventStore, TenantRepository, connectMongo } from '@aff/mongo';
+import { MongoPendingEventStore, TenantRepository, connectMongo, mongoReachable } from '@aff/mongo';
 import type { AffiliateConfig } from './config';
 import { STREAMS } from '@aff/contracts';
 import {
@@ -142,8 +143,8 @@ export async function startAffiliateService(
   repairTimer.unref();
 
   const health: HealthServer | undefined = await startHealthServer(config.HEALTH_PORT, {
-    mongo: () => mongo.readyState === 1,
-    nats: () => !nc.isClosed(),
+    mongo: () => mongoReachable(mongo),
+    nats: () => natsReachable(nc),
   });
   log.info({ healthPort: health?.port }, 'affiliate service ready');
 
@@ -152,11 +153,13 @@ export async function startAffiliateService(
     async stop() {
       clearInterval(repairTimer);
       subscription.unsubscribe();
-      for (const consumer of consumers) await consumer.stop();
-      await relay.stop();
-      await nc.drain().catch(() => undefined);
+      // Bounded steps: a server that is gone must not stall shutdown past its deadline.
+      await atMost(Promise.all(consumers.map((consumer) => consumer.stop())), 1_500);
+      await atMost(relay.stop(), 1_000);
+      await atMost(nc.drain(), 1_000);
+      await atMost(nc.close(), 200);
       await health?.close();
-      await mongo.close();
+      await atMost(mongo.close(), 500);
     },
   };
 }

@@ -1,16 +1,17 @@
 /** Composition root of the commission service. */
-import { startHealthServer } from '@aff/api';
+import { atMost, startHealthServer } from '@aff/api';
 import { STREAMS } from '@aff/contracts';
 import type { Logger } from '@aff/logging';
 import {
   EventPublisher,
   OutboxRelay,
   connectNats,
+  natsReachable,
   ensureStreams,
   serveRpc,
   startConsumer,
 } from '@aff/messaging';
-import { MongoPendingEventStore, TenantRepository, connectMongo } from '@aff/mongo';
+import { MongoPendingEventStore, TenantRepository, connectMongo, mongoReachable } from '@aff/mongo';
 import type { CommissionConfig } from './config';
 import { CHARGE_SUBJECTS, chargeOrderingKey, chargesHandler } from './consumers/charges.consumer';
 import { PAYOUT_SUBJECTS, payoutsHandler } from './consumers/payouts.consumer';
@@ -82,8 +83,8 @@ export async function startCommissionService(config: CommissionConfig, log: Logg
     log,
   );
   const health = await startHealthServer(config.HEALTH_PORT, {
-    mongo: () => mongo.readyState === 1,
-    nats: () => !nc.isClosed(),
+    mongo: () => mongoReachable(mongo),
+    nats: () => natsReachable(nc),
   });
   log.info({ healthPort: health?.port }, 'commission service ready');
 
@@ -91,11 +92,13 @@ export async function startCommissionService(config: CommissionConfig, log: Logg
     async stop() {
       clearInterval(dueTimer);
       subscription.unsubscribe();
-      for (const consumer of consumers) await consumer.stop();
-      await relay.stop();
-      await nc.drain().catch(() => undefined);
+      // Bounded steps: a server that is gone must not stall shutdown past its deadline.
+      await atMost(Promise.all(consumers.map((consumer) => consumer.stop())), 1_500);
+      await atMost(relay.stop(), 1_000);
+      await atMost(nc.drain(), 1_000);
+      await atMost(nc.close(), 200);
       await health?.close();
-      await mongo.close();
+      await atMost(mongo.close(), 500);
     },
   };
 }

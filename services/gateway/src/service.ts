@@ -3,9 +3,16 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Redis from 'ioredis';
 import { MERCHANT_CHANGED_SUBJECT } from '@aff/contracts';
+import { atMost } from '@aff/api';
 import type { Logger } from '@aff/logging';
-import { EventPublisher, RpcClient, connectNats, ensureStreams } from '@aff/messaging';
-import { connectMongo } from '@aff/mongo';
+import {
+  EventPublisher,
+  RpcClient,
+  connectNats,
+  ensureStreams,
+  natsReachable,
+} from '@aff/messaging';
+import { connectMongo, mongoReachable } from '@aff/mongo';
 import type { GatewayConfig } from './config';
 import { buildApp } from './http/app';
 import { MerchantAuthenticator } from './merchants/merchant-authenticator';
@@ -60,8 +67,8 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     log,
     trustProxy: config.TRUST_PROXY,
     readiness: {
-      mongo: () => mongo.readyState === 1,
-      nats: () => !nc.isClosed(),
+      mongo: () => mongoReachable(mongo),
+      nats: () => natsReachable(nc),
     },
     degradable: { redis: () => redis.status === 'ready' },
     publicRoutes: {
@@ -93,11 +100,14 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   return {
     port,
     async stop() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // In-flight requests finish (idle keep-alive sockets close at once); stragglers are cut.
+      await atMost(new Promise<void>((resolve) => server.close(() => resolve())), 2_000);
+      server.closeAllConnections();
       invalidations.unsubscribe();
-      await nc.drain().catch(() => undefined);
+      await atMost(nc.drain(), 1_000);
+      await atMost(nc.close(), 200);
       redis.disconnect();
-      await mongo.close();
+      await atMost(mongo.close(), 500);
     },
   };
 }

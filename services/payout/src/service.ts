@@ -1,18 +1,19 @@
 /** Composition root: connections, repositories, use cases and entry points; start and stop. */
 import type { Connection } from 'mongoose';
-import { startHealthServer, type HealthServer } from '@aff/api';
+import { atMost, startHealthServer, type HealthServer } from '@aff/api';
 import type { Logger } from '@aff/logging';
 import {
   EventPublisher,
   OutboxRelay,
   connectNats,
+  natsReachable,
   ensureStreams,
   serveRpc,
   type NatsConnection,
   type RunningConsumer,
   type Subscription,
 } from '@aff/messaging';
-import { MongoPendingEventStore, connectMongo } from '@aff/mongo';
+import { MongoPendingEventStore, connectMongo, mongoReachable } from '@aff/mongo';
 import type { PayoutConfig } from './config';
 import { ClaimRepository } from './data/claim.repository';
 import { claimModel } from './data/claim.schema';
@@ -121,8 +122,8 @@ export async function startPayoutService(
   );
 
   const health: HealthServer | undefined = await startHealthServer(config.HEALTH_PORT, {
-    mongo: () => mongo.readyState === 1,
-    nats: () => !nc.isClosed(),
+    mongo: () => mongoReachable(mongo),
+    nats: () => natsReachable(nc),
   });
   log.info({ healthPort: health?.port }, 'payout service ready');
 
@@ -130,13 +131,15 @@ export async function startPayoutService(
     healthPort: health?.port,
     async stop() {
       subscription.unsubscribe();
-      await scheduler.stop();
-      await Promise.all(consumers.map((consumer) => consumer.stop()));
-      await worker.stop();
-      await relay.stop();
-      await nc.drain().catch(() => undefined);
+      await atMost(scheduler.stop(), 1_000);
+      // Bounded steps: a server that is gone must not stall shutdown past its deadline.
+      await atMost(Promise.all(consumers.map((consumer) => consumer.stop())), 1_500);
+      await atMost(worker.stop(), 1_000);
+      await atMost(relay.stop(), 1_000);
+      await atMost(nc.drain(), 1_000);
+      await atMost(nc.close(), 200);
       await health?.close();
-      await mongo.close();
+      await atMost(mongo.close(), 500);
     },
   };
 }

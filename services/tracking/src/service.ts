@@ -1,5 +1,5 @@
 /** Composition root of the tracking service. */
-import { startHealthServer } from '@aff/api';
+import { atMost, startHealthServer } from '@aff/api';
 import { STREAMS } from '@aff/contracts';
 import type { Logger } from '@aff/logging';
 import {
@@ -7,12 +7,13 @@ import {
   OutboxRelay,
   RpcClient,
   connectNats,
+  natsReachable,
   ensureStreams,
   serveRpc,
   startConsumer,
   startPartitionedConsumers,
 } from '@aff/messaging';
-import { MongoPendingEventStore, ProcessedEvents, connectMongo } from '@aff/mongo';
+import { MongoPendingEventStore, ProcessedEvents, connectMongo, mongoReachable } from '@aff/mongo';
 import type { TrackingConfig } from './config';
 import { CATALOG_SUBJECTS, catalogHandler } from './consumers/catalog.consumer';
 import { PROCESSOR_EVENT_TYPE, processorHandler } from './consumers/processor.consumer';
@@ -105,8 +106,8 @@ export async function startTrackingService(config: TrackingConfig, log: Logger) 
     log,
   );
   const health = await startHealthServer(config.HEALTH_PORT, {
-    mongo: () => mongo.readyState === 1,
-    nats: () => !nc.isClosed(),
+    mongo: () => mongoReachable(mongo),
+    nats: () => natsReachable(nc),
   });
   log.info({ healthPort: health?.port }, 'tracking service ready');
 
@@ -114,11 +115,13 @@ export async function startTrackingService(config: TrackingConfig, log: Logger) 
     async stop() {
       subscription.unsubscribe();
       for (const follower of followers) follower.unsubscribe();
-      for (const consumer of consumers) await consumer.stop();
-      await relay.stop();
-      await nc.drain().catch(() => undefined);
+      // Bounded steps: a server that is gone must not stall shutdown past its deadline.
+      await atMost(Promise.all(consumers.map((consumer) => consumer.stop())), 1_500);
+      await atMost(relay.stop(), 1_000);
+      await atMost(nc.drain(), 1_000);
+      await atMost(nc.close(), 200);
       await health?.close();
-      await mongo.close();
+      await atMost(mongo.close(), 500);
     },
   };
 }

@@ -1,15 +1,16 @@
 /** Composition root: connections, repositories, use cases and entry points; start and stop. */
 import type { Connection } from 'mongoose';
-import { startHealthServer, type HealthServer } from '@aff/api';
+import { atMost, startHealthServer, type HealthServer } from '@aff/api';
 import type { Logger } from '@aff/logging';
 import {
   connectNats,
+  natsReachable,
   ensureStreams,
   serveRpc,
   type NatsConnection,
   type Subscription,
 } from '@aff/messaging';
-import { TenantRepository, connectMongo } from '@aff/mongo';
+import { TenantRepository, connectMongo, mongoReachable } from '@aff/mongo';
 import type { WebhookConfig } from './config';
 import { startEventConsumers } from './consumers/domain-events.consumer';
 import { startDuePoller } from './consumers/due-deliveries.poller';
@@ -112,8 +113,8 @@ export async function startWebhookService(
   const poller = startDuePoller(schedule, dispatcher, config.WEBHOOK_POLL_MS, log);
 
   const health: HealthServer | undefined = await startHealthServer(config.HEALTH_PORT, {
-    mongo: () => mongo.readyState === 1,
-    nats: () => !nc.isClosed(),
+    mongo: () => mongoReachable(mongo),
+    nats: () => natsReachable(nc),
   });
   log.info(
     {
@@ -129,13 +130,15 @@ export async function startWebhookService(
     async stop() {
       subscription.unsubscribe();
       directoryFollower.unsubscribe();
-      for (const consumer of consumers) await consumer.stop();
-      await poller.stop();
-      await dispatcher.stop();
+      // Bounded steps: a server that is gone must not stall shutdown past its deadline.
+      await atMost(Promise.all(consumers.map((consumer) => consumer.stop())), 1_500);
+      await atMost(poller.stop(), 1_000);
+      await atMost(dispatcher.stop(), 1_000);
       sender.close();
-      await nc.drain().catch(() => undefined);
+      await atMost(nc.drain(), 1_000);
+      await atMost(nc.close(), 200);
       await health?.close();
-      await mongo.close();
+      await atMost(mongo.close(), 500);
     },
   };
 }
