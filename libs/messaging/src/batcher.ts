@@ -11,7 +11,11 @@ export interface BatcherOptions<T, R> {
   flush: (items: T[]) => Promise<(R | Error)[]>;
   /** Largest batch; a full batch is flushed at once. */
   maxItems?: number;
-  /** How long the first item of a batch waits for company. */
+  /**
+   * How long the first item of a batch waits for company. 0 (the default): until the event
+   * loop's next turn, so everything pushed by handlers running in this turn shares the batch
+   * and a lone item waits no timer.
+   */
   maxWaitMs?: number;
 }
 
@@ -23,28 +27,37 @@ interface Waiting<T, R> {
 
 export class Batcher<T, R = void> {
   private queue: Waiting<T, R>[] = [];
-  private timer: NodeJS.Timeout | undefined;
+  private scheduled = false;
   private readonly maxItems: number;
   private readonly maxWaitMs: number;
 
   constructor(private readonly opts: BatcherOptions<T, R>) {
     this.maxItems = opts.maxItems ?? 200;
-    this.maxWaitMs = opts.maxWaitMs ?? 2;
+    this.maxWaitMs = opts.maxWaitMs ?? 0;
   }
 
   push(item: T): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
       if (this.queue.length >= this.maxItems) this.flushNow();
-      else this.timer ??= setTimeout(() => this.flushNow(), this.maxWaitMs);
+      else this.schedule();
     });
   }
 
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    const flush = () => {
+      this.scheduled = false;
+      this.flushNow();
+    };
+    if (this.maxWaitMs > 0) setTimeout(flush, this.maxWaitMs);
+    else setImmediate(flush);
+  }
+
   private flushNow(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
     const batch = this.queue.splice(0, this.maxItems);
-    if (this.queue.length > 0) this.timer = setTimeout(() => this.flushNow(), this.maxWaitMs);
+    if (this.queue.length > 0) this.schedule();
     if (batch.length === 0) return;
     this.opts.flush(batch.map((w) => w.item)).then(
       (results) =>
