@@ -123,12 +123,13 @@ export class ChargeUseCases {
     const now = this.now();
     // Refunds only grow: a smaller (older) refund arriving late changes nothing.
     if (amounts.refund_amount_cents > sale.refund_amount_cents) {
-      const next = { ...sale, ...amounts, updated_at: now };
+      const saleUpdatedAt = nextVersionAt(now, sale.updated_at);
+      const next = { ...sale, ...amounts, updated_at: saleUpdatedAt };
       const result = await this.sales.updateIf(
         ctx.merchantId,
         sale._id,
         { refund_amount_cents: { $lt: amounts.refund_amount_cents } },
-        { $set: { ...amounts, updated_at: now } },
+        { $set: { ...amounts, updated_at: saleUpdatedAt } },
         // `sale.updated` for consumers of any sale change, `sale.refunded` for the reason.
         [
           withId(
@@ -143,7 +144,7 @@ export class ChargeUseCases {
         ctx.events,
       );
       if (result) this.relay.relay(result.pending);
-      Object.assign(sale, amounts, { updated_at: now });
+      Object.assign(sale, amounts, { updated_at: saleUpdatedAt });
     }
     const commission = await this.commissions.findOne(ctx.merchantId, { sale_id: sale._id });
     if (!commission) {
@@ -157,9 +158,10 @@ export class ChargeUseCases {
       ...input.charge,
       tax: sale.tax_amount_cents,
     });
+    const updatedAt = nextVersionAt(now, commission.updated_at);
     const set: Partial<CommissionRecord> = outcome.voided
-      ? { state: 'voided', voided_at: now, updated_at: now }
-      : { amount: outcome.amount, updated_at: now };
+      ? { state: 'voided', voided_at: now, updated_at: updatedAt }
+      : { amount: outcome.amount, updated_at: updatedAt };
     if (!outcome.voided && outcome.amount === commission.amount) return;
     const type = outcome.voided ? 'commission.voided' : 'commission.updated';
     const event = withId(
@@ -231,6 +233,14 @@ export class ChargeUseCases {
       return winner;
     }
   }
+}
+
+/**
+ * Every new version of a record is stamped later than the one it replaces, even within one
+ * millisecond: consumers keep the newest version by `updated_at`, so two versions must never tie.
+ */
+export function nextVersionAt(now: Date, previous: Date): Date {
+  return new Date(Math.max(now.getTime(), new Date(previous).getTime() + 1));
 }
 
 function withId<T extends EventEnvelope>(event: T, seed: string): T {

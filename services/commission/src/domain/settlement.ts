@@ -5,6 +5,7 @@ import type { Model } from 'mongoose';
 import type { TenantRepository } from '@aff/mongo';
 import type { CommissionRecord } from '../data/commission.schema';
 import type { SaleRecord } from '../data/sale.schema';
+import { nextVersionAt } from './charges';
 import { commissionEventView } from './views';
 import type { CallContext, EventRelay } from './ports';
 
@@ -30,7 +31,7 @@ export class SettlementUseCases {
         ctx,
         commission,
         ['pending'],
-        { state: 'due', updated_at: now },
+        { state: 'due', updated_at: nextVersionAt(now, commission.updated_at) },
         'commission.updated',
         `${commission._id}:due`,
       );
@@ -49,7 +50,12 @@ export class SettlementUseCases {
         ctx,
         commission,
         ['pending', 'due'],
-        { state: 'paid', paid_at: paidAt, payout_id: payout.id, updated_at: this.now() },
+        {
+          state: 'paid',
+          paid_at: paidAt,
+          payout_id: payout.id,
+          updated_at: nextVersionAt(this.now(), commission.updated_at),
+        },
         'commission.paid',
         `${commission._id}:paid`,
       );
