@@ -2,6 +2,7 @@
 import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';
 import type { Logger } from '@aff/logging';
+import { observeConsumers } from './consumer-metrics';
 
 export async function connectNats(url: string, name: string, log: Logger): Promise<NatsConnection> {
   const nc = await connect({
@@ -17,5 +18,7 @@ export async function connectNats(url: string, name: string, log: Logger): Promi
       }
     }
   })();
+  // Lag and redeliveries of this service's durables, read from the server at collection time.
+  observeConsumers(nc, name);
   return nc;
 }

@@ -2,7 +2,7 @@
  * Publishes domain events to JetStream with `Nats-Msg-Id = event.id`, so a relay that
  * publishes the same event twice (after a crash) stores it once.
  */
-import { SpanKind, context, trace } from '@opentelemetry/api';
+import { SpanKind, context, metrics, trace } from '@opentelemetry/api';
 import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
 import { headers as createHeaders, type NatsConnection } from '@nats-io/nats-core';
 import { HEADERS, publishSubject } from '@aff/contracts';
@@ -18,6 +18,18 @@ export interface EventContext {
 }
 
 const tracer = trace.getTracer('@aff/messaging');
+const meter = metrics.getMeter('affiliate-platform');
+/** State changes of money records, counted where their events leave the service. */
+const stateChanges = {
+  commission: meter.createCounter('affiliate.commission.state_changes', {
+    description: 'Commission events published (created, updated, paid, voided)',
+    unit: '{event}',
+  }),
+  payout: meter.createCounter('affiliate.payout.state_changes', {
+    description: 'Payout events published (created, updated, due, paid)',
+    unit: '{event}',
+  }),
+};
 
 export class EventPublisher {
   private readonly js: JetStreamClient;
@@ -44,6 +56,9 @@ export class EventPublisher {
       if (!stored?.traceparent) injectTraceContext(hdrs, trace.setSpan(context.active(), span));
       if (stored?.request_id) hdrs.set(HEADERS.requestId, stored.request_id);
       await this.js.publish(subject, encodeJson(event), { msgID: event.id, headers: hdrs });
+      const aggregate = event.type.split('.')[0];
+      if (aggregate === 'commission' || aggregate === 'payout')
+        stateChanges[aggregate].add(1, { 'event.type': event.type });
     } finally {
       span.end();
     }

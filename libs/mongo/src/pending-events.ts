@@ -3,6 +3,7 @@
  * document write as the state change (no transactions needed), relayed to JetStream, then
  * removed with `$pull` by its id. Removals of many events share one unordered `bulkWrite`.
  */
+import { metrics } from '@opentelemetry/api';
 import type { AnyBulkWriteOperation, Collection, Model } from 'mongoose';
 import type { EventEnvelope } from '@aff/contracts';
 import { Batcher } from '@aff/messaging';
@@ -72,9 +73,37 @@ export function relayItem(
   };
 }
 
+/** Collections whose documents may hold pending events; one gauge reports them all. */
+const outboxCollections = new Map<string, Collection>();
+
+function observeOutbox(collection: Collection): void {
+  if (outboxCollections.size === 0) {
+    metrics
+      .getMeter('affiliate-platform')
+      .createObservableGauge('outbox.backlog', {
+        description: 'Documents holding events not yet relayed to JetStream',
+        unit: '{document}',
+      })
+      .addCallback(async (result) => {
+        for (const [name, coll] of outboxCollections) {
+          const count = await coll
+            .countDocuments(
+              { [`${PENDING_EVENTS_FIELD}.queued_at`]: { $lt: new Date(Date.now() + 86_400_000) } },
+              { maxTimeMS: 1_000 },
+            )
+            .catch(() => undefined);
+          if (count !== undefined) result.observe(count, { 'db.collection.name': name });
+        }
+      });
+  }
+  outboxCollections.set(collection.collectionName, collection);
+}
+
 export class MongoPendingEventStore implements PendingEventStore {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  constructor(private readonly models: Model<any>[]) {}
+  constructor(private readonly models: Model<any>[]) {
+    for (const model of models) observeOutbox(model.collection);
+  }
 
   async findPending(olderThan: Date, limit: number): Promise<PendingEvent[]> {
     const items: PendingEvent[] = [];

@@ -7,6 +7,7 @@ import type { TenantRepository } from '@aff/mongo';
 import type { DeliveryClaims } from '../data/delivery-claims';
 import type { DeliveryRecord } from '../data/delivery.schema';
 import type { EndpointRecord } from '../data/endpoint.schema';
+import { recordAttempt } from '../outbound/delivery-metrics';
 import { buildBody } from './payload';
 import { outcomeOf, type AttemptOutcome } from './retry-schedule';
 import { webhookHeaders } from './signature';
@@ -63,6 +64,7 @@ export class DeliveryAttempts {
       },
       outcome,
     );
+    recordAttempt(delivery.endpoint_id, outcome.state === 'pending' ? 'retrying' : outcome.state);
     return true;
   }
 
