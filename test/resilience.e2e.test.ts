@@ -48,6 +48,8 @@ describe('when the affiliate service is down or hangs', () => {
       queue: 'affiliate-rpc',
       callback: () => undefined,
     });
+    // The server must have the subscription before the gateway's request arrives.
+    await nc.flush();
     try {
       const res = await api(merchant.api_secret, isolated.system.gatewayUrl).get('/v1/affiliates');
       expect(res.status).toBe(504);
