@@ -82,8 +82,16 @@ async function stopAndMeasure(
   signal: NodeJS.Signals,
   target: 'group' | 'launcher',
 ): Promise<{ ms: number; code: number | null; leftOver: string[] }> {
-  const children = childrenOf(launcher.pid);
-  // The servers and the gateway plus five services.
+  // The servers and the gateway plus five services (a process the launcher is restarting right
+  // now comes back within its backoff).
+  const children = await eventually(async () => {
+    const now = childrenOf(launcher.pid);
+    return now.length >= 9 ? now : undefined;
+  }, 15_000).catch((error: unknown) => {
+    throw new Error(
+      `${String(error)}; children: ${JSON.stringify(childrenOf(launcher.pid))}\n${launcher.output()}`,
+    );
+  });
   expect(children.length).toBeGreaterThanOrEqual(9);
   const exited = new Promise<number | null>((resolve) =>
     launcher.child.once('exit', (code) => resolve(code)),

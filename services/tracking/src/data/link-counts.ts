@@ -22,13 +22,16 @@ export const REFERRAL_EVENT_SUBJECTS = [
   'evt.referral.converted',
 ];
 
+const SEEN_LIMIT = 100_000;
 const key = (merchantId: string, linkId: string): string => `${merchantId}\u0000${linkId}`;
 
 export class LinkCountsMemory {
   private counts = new Map<string, LinkCounts>();
   /** Events already counted; a relay that publishes twice after a crash must not count twice. */
   private readonly seen = new Set<string>();
-  private readonly seenOrder: string[] = [];
+  /** The last `SEEN_LIMIT` ids, oldest at `next`: a ring, so forgetting the oldest is O(1). */
+  private readonly seenRing: (string | undefined)[] = new Array<string | undefined>(SEEN_LIMIT);
+  private next = 0;
 
   constructor(private readonly referrals: Model<ReferralRecord>) {}
 
@@ -79,8 +82,10 @@ export class LinkCountsMemory {
   }
 
   private remember(eventId: string): void {
+    const oldest = this.seenRing[this.next];
+    if (oldest !== undefined) this.seen.delete(oldest);
     this.seen.add(eventId);
-    this.seenOrder.push(eventId);
-    if (this.seenOrder.length > 100_000) this.seen.delete(this.seenOrder.shift() as string);
+    this.seenRing[this.next] = eventId;
+    this.next = (this.next + 1) % SEEN_LIMIT;
   }
 }

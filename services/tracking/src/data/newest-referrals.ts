@@ -28,9 +28,19 @@ export class NewestReferrals {
       .find({}, { _id: 1, merchant_id: 1, created_at: 1 })
       .lean<Pick<ReferralRecord, '_id' | 'merchant_id' | 'created_at'>[]>()
       .exec();
-    this.byMerchant = new Map();
-    this.known = new Set();
-    for (const row of rows) this.add(row.merchant_id, row._id, new Date(row.created_at));
+    const byMerchant = new Map<string, Entry[]>();
+    const known = new Set<string>();
+    for (const row of rows) {
+      if (known.has(row._id)) continue;
+      known.add(row._id);
+      let entries = byMerchant.get(row.merchant_id);
+      if (!entries) byMerchant.set(row.merchant_id, (entries = []));
+      entries.push({ id: row._id, at: new Date(row.created_at).getTime() });
+    }
+    // One sort per merchant: inserting them one by one would be quadratic at start.
+    for (const entries of byMerchant.values()) entries.sort((a, b) => (newer(a, b) ? -1 : 1));
+    this.byMerchant = byMerchant;
+    this.known = known;
   }
 
   /** Newest first, as the database orders them: `created_at` then `_id`, both descending. */
