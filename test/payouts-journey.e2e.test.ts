@@ -4,7 +4,7 @@
  * commission service records the commission as paid from the payout's events.
  */
 import { api, request } from './support/http';
-import { charge, createAffiliate, referredCustomer, waitForCommissions } from './support/journey';
+import { createAffiliate, dueCommissionOf, generatedPayout } from './support/journey';
 import { createMerchant } from './support/merchant';
 import { eventually } from './support/processor';
 
@@ -18,19 +18,10 @@ it('pays a commission earned by a referred customer through a payout', async () 
   });
   expect(campaign.status).toBe(200);
   const affiliate = await createAffiliate(merchant, { campaign_id: campaign.body.id });
-  const { customerId } = await referredCustomer(merchant, affiliate);
-  await charge(merchant, customerId, { amount: 10_000 });
-  const [commission] = await waitForCommissions(
-    merchant,
-    affiliate.id,
-    (list) => list.length === 1 && list[0].state === 'due',
-  );
+  const { commission } = await dueCommissionOf(merchant, affiliate, 10_000);
 
   // The payout service sees the commission once it has consumed the commission's event.
-  const payout = await eventually(async () => {
-    const run = await client.postJson('/v1/payouts/generate', { affiliate_id: affiliate.id });
-    return run.body.data?.[0];
-  });
+  const payout = await generatedPayout(merchant, affiliate.id);
   expect(payout).toMatchObject({ currency: 'USD', amount: 1000, state: 'due' });
   expect(payout.affiliate.id).toBe(affiliate.id);
   expect(payout.commissions.map((c: any) => c.id)).toEqual([commission.id]);

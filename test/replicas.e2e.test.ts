@@ -6,7 +6,7 @@
  * once.
  */
 import { api, request } from './support/http';
-import { charge, createAffiliate, referredCustomer, waitForCommissions } from './support/journey';
+import { createAffiliate, dueCommissionOf, generatedPayout } from './support/journey';
 import { createMerchant, type TestMerchant } from './support/merchant';
 import { eventually } from './support/processor';
 import { startIsolatedSystem, type IsolatedSystem } from './support/isolated-system';
@@ -54,18 +54,9 @@ describe('two replicas of every service', () => {
     });
     expect(campaign.status).toBe(200);
     const affiliate = await createAffiliate(merchant, { campaign_id: campaign.body.id });
-    const { customerId } = await referredCustomer(merchant, affiliate);
-    await charge(merchant, customerId, { amount: 10_000 });
-    const [commission] = await waitForCommissions(
-      merchant,
-      affiliate.id,
-      (list) => list.length === 1 && list[0].state === 'due',
-    );
+    const { commission } = await dueCommissionOf(merchant, affiliate, 10_000);
 
-    const payout = await eventually(async () => {
-      const run = await client.postJson('/v1/payouts/generate', { affiliate_id: affiliate.id });
-      return run.body.data?.[0];
-    });
+    const payout = await generatedPayout(merchant, affiliate.id);
     expect(payout).toMatchObject({ amount: 1000, state: 'due' });
     const paid = await request('PUT', `/v1/payouts/${payout.id}/pay`, {
       secret: merchant.api_secret,

@@ -100,3 +100,24 @@ export async function waitForCommissions(
     return predicate(list) ? list : undefined;
   });
 }
+
+/** A referred customer charged once, and the commission that charge earned, once it is due. */
+export async function dueCommissionOf(merchant: TestMerchant, affiliate: any, amount: number) {
+  const customer = await referredCustomer(merchant, affiliate);
+  await charge(merchant, customer.customerId, { amount });
+  const [commission] = await waitForCommissions(
+    merchant,
+    affiliate.id,
+    (list) => list.length === 1 && list[0].state === 'due',
+  );
+  return { ...customer, commission };
+}
+
+/** The affiliate's payout, generated once the payout service has seen the due commission's event. */
+export function generatedPayout(merchant: TestMerchant, affiliateId: string): Promise<any> {
+  const client = api(merchant.api_secret);
+  return eventually(async () => {
+    const run = await client.postJson('/v1/payouts/generate', { affiliate_id: affiliateId });
+    return run.body.data?.[0];
+  });
+}

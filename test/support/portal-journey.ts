@@ -1,6 +1,6 @@
 /** A whole journey for one affiliate (visit, lead, charge, commission, paid payout), for portal tests. */
 import { api, request } from './http';
-import { charge, createAffiliate, referredCustomer, visitOf, waitForCommissions } from './journey';
+import { createAffiliate, dueCommissionOf, generatedPayout, visitOf } from './journey';
 import type { TestMerchant } from './merchant';
 import { eventually } from './processor';
 
@@ -35,17 +35,8 @@ export async function paidJourney(
   const client = api(merchant.api_secret);
   const affiliate = await createAffiliate(merchant, { campaign_id: campaignId, ...fields });
   await visitOf(merchant, affiliate.links[0].token);
-  const { referralId, customerId, email } = await referredCustomer(merchant, affiliate);
-  await charge(merchant, customerId, { amount });
-  const [commission] = await waitForCommissions(
-    merchant,
-    affiliate.id,
-    (list) => list.length === 1 && list[0].state === 'due',
-  );
-  const payout = await eventually(async () => {
-    const run = await client.postJson('/v1/payouts/generate', { affiliate_id: affiliate.id });
-    return run.body.data?.[0];
-  });
+  const { referralId, email, commission } = await dueCommissionOf(merchant, affiliate, amount);
+  const payout = await generatedPayout(merchant, affiliate.id);
   const paid = await request('PUT', `/v1/payouts/${payout.id}/pay`, {
     secret: merchant.api_secret,
   });
