@@ -19,12 +19,17 @@ export class CatalogRepository {
    * copy is dropped (its own newer event brings it back) rather than blocking the unique index.
    */
   async saveLink(merchantId: string, link: LinkView): Promise<void> {
-    await this.models.links.deleteMany({
-      merchant_id: merchantId,
-      token: link.token,
-      _id: { $ne: link.id },
-      updated_at: { $not: { $gte: link.updated_at } },
-    });
+    // Looked up by the unique {merchant_id, token} index, deleted by id: no collection scans.
+    const holder = await this.models.links
+      .findOne({ merchant_id: merchantId, token: link.token })
+      .lean<KnownLink>()
+      .exec();
+    if (holder && holder._id !== link.id && (holder.updated_at ?? '') < link.updated_at)
+      await this.models.links.deleteOne({
+        _id: holder._id,
+        merchant_id: merchantId,
+        updated_at: holder.updated_at ?? { $exists: false },
+      });
     await this.models.links
       .updateOne(
         // An older event arriving late matches nothing; its upsert then hits the _id and is ignored.
