@@ -11,3 +11,4 @@ export * from './build-event';
 export * from './deterministic-id';
 export * from './schemas/tracking';
 export * from './ordering';
+export * from './schemas/commission';

@@ -7,6 +7,7 @@ export function couponRpc(coupons: CouponUseCases): Record<string, RpcHandler> {
   return {
     listCoupons: async (req, rpc) => ok(await coupons.list(callContext(req, rpc), req.query)),
     createCoupon: async (req, rpc) => ok(await coupons.create(callContext(req, rpc), req.body)),
+    getCoupon: async (req, rpc) => ok(await coupons.get(callContext(req, rpc), idParam(req))),
   };
 }
 

@@ -14,5 +14,7 @@ export function linkRpc(links: LinkUseCases): Record<string, RpcHandler> {
     },
     createLink: async (req, rpc) => ok(await links.create(callContext(req, rpc), req.body)),
     getLink: async (req, rpc) => ok(await links.get(callContext(req, rpc), idParam(req))),
+    updateLink: async (req, rpc) =>
+      ok(await links.update(callContext(req, rpc), idParam(req), req.body)),
   };
 }
