@@ -45,6 +45,9 @@ describe('webhook endpoints', () => {
       enabled: true,
       created_at: expect.stringMatching(ISO),
       updated_at: expect.stringMatching(ISO),
+      failing_since: null,
+      disabled_at: null,
+      disabled_reason: null,
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
     });
     const { secret, ...shown } = created.body;

@@ -14,6 +14,7 @@ import type {
   ReferralView,
   SaleView,
 } from './views-money';
+import type { WebhookEndpointView } from './schemas/webhook';
 
 export interface EventMap {
   'affiliate.created': AffiliateView;
@@ -39,6 +40,8 @@ export interface EventMap {
   'payout.updated': PayoutView;
   'payout.due': PayoutView;
   'payout.paid': PayoutView;
+  /** The webhook service disabled an endpoint whose attempts all failed for the set period. */
+  'webhook_endpoint.disabled': WebhookEndpointView;
   /** Internal, never sent to merchants. */
   'charge.attributed': ChargeAttributed;
   'coupon_referral.updated': CouponReferral;
@@ -84,5 +87,6 @@ export const PUBLIC_EVENT_TYPES = [
   'payout.paid',
   'campaign.created',
   'campaign.updated',
+  'webhook_endpoint.disabled',
 ] as const satisfies readonly EventType[];
 export type PublicEventType = (typeof PUBLIC_EVENT_TYPES)[number];

@@ -12,3 +12,4 @@ export * from './deterministic-id';
 export * from './schemas/tracking';
 export * from './ordering';
 export * from './schemas/commission';
+export * from './schemas/webhook';

@@ -24,6 +24,8 @@ export const STREAMS = {
   tracking: { name: 'EVT_TRACKING', aggregates: ['referral', 'charge', 'coupon_referral'] },
   commission: { name: 'EVT_COMMISSION', aggregates: ['sale', 'commission'] },
   payout: { name: 'EVT_PAYOUT', aggregates: ['payout'] },
+  /** Endpoint health (`webhook_endpoint.disabled`), from the webhook service's outbox. */
+  webhook: { name: 'EVT_WEBHOOK', aggregates: ['webhook_endpoint'] },
   /** Verified payment-processor events, written by the gateway's public hook. */
   gateway: { name: 'EVT_PROCESSOR', aggregates: ['processor'] },
 } as const satisfies Record<string, { name: string; aggregates: readonly string[] }>;

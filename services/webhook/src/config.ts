@@ -12,6 +12,19 @@ export const configSchema = commonConfigSchema.extend({
   WEBHOOK_ALLOW_PRIVATE_TARGETS: env.flag(false),
   /** Multiplies every wait of the retry schedule; tests compress 3 days with e.g. 0.0001. */
   WEBHOOK_TIME_SCALE: env.positiveNumber(1),
+  /**
+   * An endpoint whose attempts have all failed for this long is disabled (5 days; multiplied by
+   * `WEBHOOK_TIME_SCALE`, like the three durations below).
+   */
+  WEBHOOK_DISABLE_AFTER_MS: env.positiveInt(5 * 24 * 3600 * 1000),
+  /** After a rotation, requests carry the previous secret's signature too for this long (24 h). */
+  WEBHOOK_SECRET_OVERLAP_MS: env.positiveInt(24 * 3600 * 1000),
+  /** Finished deliveries and their attempts are deleted this long after they finished (30 days). */
+  WEBHOOK_LOG_RETENTION_MS: env.positiveInt(30 * 24 * 3600 * 1000),
+  /** How often the delivery log is pruned (not scaled). */
+  WEBHOOK_PRUNE_INTERVAL_MS: env.positiveInt(3600 * 1000),
+  /** How often events left in the endpoints' outbox by a crash are relayed. */
+  OUTBOX_SWEEP_MS: env.positiveInt(1000),
   /** A request that has not answered within this is a failed attempt. */
   WEBHOOK_TIMEOUT_MS: env.positiveInt(10_000),
   /** How often the stored schedule is read for due deliveries. */

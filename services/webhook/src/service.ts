@@ -3,6 +3,8 @@ import type { Connection } from 'mongoose';
 import { atMost, startHealthServer, type HealthServer } from '@aff/api';
 import type { Logger } from '@aff/logging';
 import {
+  EventPublisher,
+  OutboxRelay,
   connectNats,
   natsReachable,
   ensureStreams,
@@ -10,10 +12,11 @@ import {
   type NatsConnection,
   type Subscription,
 } from '@aff/messaging';
-import { TenantRepository, connectMongo, mongoReachable } from '@aff/mongo';
+import { MongoPendingEventStore, TenantRepository, connectMongo, mongoReachable } from '@aff/mongo';
 import type { WebhookConfig } from './config';
 import { startEventConsumers } from './consumers/domain-events.consumer';
 import { startDuePoller } from './consumers/due-deliveries.poller';
+import { startLogPruneJob } from './consumers/log-prune.job';
 import { AttemptRepository } from './data/attempt.repository';
 import { attemptModel } from './data/attempt.schema';
 import { DeliveryClaims } from './data/delivery-claims';
@@ -22,10 +25,12 @@ import { DeliveryRepository } from './data/delivery.repository';
 import { deliveryModel } from './data/delivery.schema';
 import { EndpointDirectory } from './data/endpoint-directory';
 import { endpointModel } from './data/endpoint.schema';
+import { LogPruner } from './data/log-pruner';
 import { ScheduleRepository } from './data/schedule.repository';
 import { scheduleModel } from './data/schedule.schema';
 import { DeliveryAttempts } from './domain/attempts';
 import { DeliveryUseCases } from './domain/deliveries';
+import { EndpointHealth } from './domain/endpoint-health';
 import { endpointBodySchemas } from './domain/endpoint-rules';
 import { EndpointUseCases } from './domain/endpoints';
 import { FanOut } from './domain/fan-out';
@@ -70,13 +75,26 @@ export async function startWebhookService(
     allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
   });
   const leaseMs = config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
+  const scaled = (ms: number) => ms * config.WEBHOOK_TIME_SCALE;
   const directory = new EndpointDirectory(endpoints, nc);
   const directoryFollower = directory.follow(nc);
+  // `webhook_endpoint.*` events are written with the endpoint and relayed from there.
+  const relay = new OutboxRelay(
+    new EventPublisher(nc),
+    new MongoPendingEventStore([models.endpoint]),
+    log,
+  );
+  relay.start(config.OUTBOX_SWEEP_MS);
+  const endpointHealth = new EndpointHealth(endpoints, directory, relay, {
+    disableAfterMs: scaled(config.WEBHOOK_DISABLE_AFTER_MS),
+    disableAfterLabelMs: config.WEBHOOK_DISABLE_AFTER_MS,
+  });
   const attempts = new DeliveryAttempts(
     new DeliveryClaims(deliveries, attemptLog, schedule),
     directory,
     sender,
     { timeScale: config.WEBHOOK_TIME_SCALE, leaseMs },
+    endpointHealth,
   );
   const dispatcher = new DeliveryDispatcher(
     (due) => attempts.attempt(due),
@@ -90,6 +108,7 @@ export async function startWebhookService(
     schedule,
     endpointBodySchemas(config.WEBHOOK_ALLOW_PRIVATE_TARGETS),
     directory,
+    scaled(config.WEBHOOK_SECRET_OVERLAP_MS),
   );
   const deliveryUseCases = new DeliveryUseCases(
     deliveries,
@@ -112,6 +131,12 @@ export async function startWebhookService(
     log,
   );
   const poller = startDuePoller(schedule, dispatcher, config.WEBHOOK_POLL_MS, log);
+  const pruneJob = startLogPruneJob(
+    new LogPruner(models.endpoint, models.delivery, models.attempt),
+    scaled(config.WEBHOOK_LOG_RETENTION_MS),
+    config.WEBHOOK_PRUNE_INTERVAL_MS,
+    log,
+  );
 
   const health: HealthServer | undefined = await startHealthServer(config.HEALTH_PORT, {
     mongo: () => mongoReachable(mongo),
@@ -135,6 +160,8 @@ export async function startWebhookService(
       await atMost(Promise.all(consumers.map((consumer) => consumer.stop())), 1_500);
       await atMost(poller.stop(), 1_000);
       await atMost(dispatcher.stop(), 1_000);
+      await atMost(pruneJob.stop(), 500);
+      await atMost(relay.stop(), 1_000);
       sender.close();
       await atMost(nc.drain(), 1_000);
       await atMost(nc.close(), 200);

@@ -62,11 +62,20 @@ function setUp(answer: SendResult, found: EndpointRecord | null = endpoint) {
       return answer;
     },
   };
-  const attempts = new DeliveryAttempts(claims, endpoints, sender, {
-    timeScale: 1,
-    leaseMs: 15_000,
-  });
-  return { attempts, sent, finished };
+  const reports: unknown[][] = [];
+  const health = {
+    record: async (...args: unknown[]) => {
+      reports.push(args);
+    },
+  };
+  const attempts = new DeliveryAttempts(
+    claims,
+    endpoints,
+    sender,
+    { timeScale: 1, leaseMs: 15_000 },
+    health,
+  );
+  return { attempts, sent, finished, reports };
 }
 
 const answered = (status: number | null, error: string | null = null): SendResult => ({
@@ -132,5 +141,37 @@ describe('a delivery attempt', () => {
       next_attempt_at: null,
       first_attempt_at: startedAt,
     });
+  });
+
+  it('reports what the endpoint answered to its health, and only that', async () => {
+    const ok = setUp(answered(200));
+    await ok.attempts.attempt(due);
+    expect(ok.reports).toEqual([
+      [endpoint, { succeeded: true, startedAt, finishedAt: expect.any(Date) }],
+    ]);
+    const refused = setUp(answered(null, 'connect ECONNREFUSED 127.0.0.1:4000'));
+    await refused.attempts.attempt(due);
+    expect(refused.reports[0]![1]).toMatchObject({ succeeded: false });
+    // Not the endpoint's doing: a disabled or deleted endpoint is not sent anything.
+    const disabled = setUp(answered(200), { ...endpoint, enabled: false });
+    await disabled.attempts.attempt(due);
+    const deleted = setUp(answered(200), null);
+    await deleted.attempts.attempt(due);
+    expect([...disabled.reports, ...deleted.reports]).toEqual([]);
+  });
+
+  it('signs with the previous secret too while a rotation overlaps', async () => {
+    const previous = generateSecret();
+    const rotating = {
+      ...endpoint,
+      previous_secret: previous,
+      previous_secret_expires_at: new Date(Date.now() + 60_000),
+    };
+    const { attempts, sent } = setUp(answered(200), rotating);
+    await attempts.attempt(due);
+    const [request] = sent;
+    expect(request!.headers['webhook-signature']!.split(' ')).toHaveLength(2);
+    expect(new Webhook(previous).verify(request!.body, request!.headers)).toBeTruthy();
+    expect(new Webhook(endpoint.secret).verify(request!.body, request!.headers)).toBeTruthy();
   });
 });

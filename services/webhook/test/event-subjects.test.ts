@@ -7,7 +7,7 @@ describe('the subjects the fan-out consumes', () => {
     const all = byStream.flatMap((entry) => entry.subjects).sort();
     expect(all).toEqual(PUBLIC_EVENT_TYPES.map((type) => `evt.${type}`).sort());
     expect(byStream.map((entry) => entry.stream).sort()).toEqual(
-      ['EVT_AFFILIATE', 'EVT_COMMISSION', 'EVT_PAYOUT', 'EVT_TRACKING'].sort(),
+      ['EVT_AFFILIATE', 'EVT_COMMISSION', 'EVT_PAYOUT', 'EVT_TRACKING', 'EVT_WEBHOOK'].sort(),
     );
     expect(byStream.find((e) => e.stream === 'EVT_TRACKING')!.subjects).not.toContain(
       'evt.charge.attributed',

@@ -112,6 +112,12 @@ export const ROUTES: Route[] = [
     operation: 'deleteWebhookEndpoint',
   },
   {
+    method: 'post',
+    path: '/v1/webhook_endpoints/:id/rotate_secret',
+    service: 'webhook',
+    operation: 'rotateWebhookEndpointSecret',
+  },
+  {
     method: 'get',
     path: '/v1/webhook_endpoints/:id/deliveries',
     service: 'webhook',

@@ -10,9 +10,20 @@ export interface EndpointRecord {
   enabled: boolean;
   /** `whsec_<base64 key>`; kept readable because every request is signed with it. */
   secret: string;
+  /** The secret replaced by the last rotation; requests carry its signature too until then. */
+  previous_secret?: string | null;
+  previous_secret_expires_at?: Date | null;
+  /**
+   * Start of the current run of failed attempts: set by the first failure after a success (or
+   * ever), cleared by the next success. Successes write nothing while it is null.
+   */
+  failing_since?: Date | null;
+  /** Set when the endpoint was disabled automatically (endpoint-health.ts). */
+  disabled_at?: Date | null;
+  disabled_reason?: string | null;
   created_at: Date;
   updated_at: Date;
-  /** Always empty: endpoints publish no events, but share the tenant repository's shape. */
+  /** Outbox of `webhook_endpoint.*` events, written with the change that causes them. */
   pending_events: StoredPendingEvent[];
 }
 
@@ -24,6 +35,11 @@ const schema = new Schema<EndpointRecord>(
     events: { type: [String], required: true },
     enabled: { type: Boolean, required: true },
     secret: { type: String, required: true },
+    previous_secret: { type: String, default: null },
+    previous_secret_expires_at: { type: Date, default: null },
+    failing_since: { type: Date, default: null },
+    disabled_at: { type: Date, default: null },
+    disabled_reason: { type: String, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     pending_events: { type: Schema.Types.Mixed, default: () => [] },

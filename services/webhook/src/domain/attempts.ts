@@ -10,6 +10,8 @@ import type { EndpointRecord } from '../data/endpoint.schema';
 import { recordAttempt } from '../outbound/delivery-metrics';
 import { buildBody } from './payload';
 import { outcomeOf, type AttemptOutcome } from './retry-schedule';
+import type { EndpointHealth } from './endpoint-health';
+import { signingSecrets } from './secret-rotation';
 import { webhookHeaders } from './signature';
 import type { DueDelivery, SendResult, WebhookSender } from './ports';
 
@@ -26,6 +28,7 @@ export class DeliveryAttempts {
     private readonly endpoints: EndpointDirectory,
     private readonly sender: WebhookSender,
     private readonly settings: AttemptSettings,
+    private readonly health?: Pick<EndpointHealth, 'record'>,
   ) {}
 
   /** Makes one attempt if the delivery is due and free; false when there was nothing to do. */
@@ -38,13 +41,15 @@ export class DeliveryAttempts {
 
     let result: SendResult;
     let outcome: AttemptOutcome;
+    let sent = false;
     if (!endpoint) {
       // Deleted while this delivery waited (its log is being deleted too): nothing to retry.
       result = refused('Endpoint was deleted');
       outcome = { state: 'failed', next_attempt_at: null, first_attempt_at: firstAttemptAt };
     } else {
       // A disabled endpoint keeps its schedule: re-enabled within the window, it still gets the event.
-      result = endpoint.enabled
+      sent = endpoint.enabled;
+      result = sent
         ? await this.send(delivery, endpoint, claim.requestId)
         : refused('Endpoint is disabled');
       outcome = outcomeOf(
@@ -65,6 +70,17 @@ export class DeliveryAttempts {
       outcome,
     );
     recordAttempt(delivery.endpoint_id, outcome.state === 'pending' ? 'retrying' : outcome.state);
+    // Only what the endpoint itself answered (or failed to) counts for its health. A health
+    // write that fails is made by the endpoint's next attempt; the delivery is already settled.
+    if (sent && endpoint && this.health) {
+      await this.health
+        .record(endpoint, {
+          succeeded: result.status === 200,
+          startedAt: claim.startedAt,
+          finishedAt: new Date(),
+        })
+        .catch(() => undefined);
+    }
     return true;
   }
 
@@ -89,7 +105,12 @@ export class DeliveryAttempts {
     return this.sender.send(
       {
         url: endpoint.url,
-        headers: webhookHeaders(endpoint.secret, delivery._id, timestamp, body),
+        headers: webhookHeaders(
+          signingSecrets(endpoint, new Date()),
+          delivery._id,
+          timestamp,
+          body,
+        ),
         body,
       },
       delivery.trace ?? {},

@@ -1,14 +1,18 @@
-/** Webhook endpoint use cases: create (answers the secret once), read, list, update, delete. */
+/**
+ * Webhook endpoint use cases: create (answers the secret once), read, list, update (enabling
+ * again clears an automatic disabling), rotate the secret (answers the new one once), delete.
+ */
 import { randomUUID } from 'node:crypto';
 import { validate } from '@aff/contracts';
 import type { Paginated } from '@aff/contracts';
-import { errors, paginate, type PageRequest } from '@aff/api';
+import { AppError, errors, paginate, type PageRequest } from '@aff/api';
 import type { TenantRepository } from '@aff/mongo';
 import type { AttemptRepository } from '../data/attempt.repository';
 import type { DeliveryRepository } from '../data/delivery.repository';
 import type { EndpointRecord } from '../data/endpoint.schema';
 import type { ScheduleRepository } from '../data/schedule.repository';
 import { ALL_EVENTS, type EndpointBodySchemas } from './endpoint-rules';
+import { rotatedSecret } from './secret-rotation';
 import { generateSecret } from './signature';
 import { toEndpointView, type EndpointView } from './views';
 import type { CallContext } from './ports';
@@ -24,6 +28,8 @@ export class EndpointUseCases {
     private readonly schedule: ScheduleRepository,
     private readonly schemas: EndpointBodySchemas,
     private readonly directory: { changed(merchantId: string): void },
+    /** How long a rotated-out secret keeps signing (already scaled). */
+    private readonly secretOverlapMs: number,
   ) {}
 
   async create(ctx: CallContext, body: unknown): Promise<EndpointView> {
@@ -59,17 +65,42 @@ export class EndpointUseCases {
   }
 
   async update(ctx: CallContext, id: string, body: unknown): Promise<EndpointView> {
-    await this.getRecord(ctx, id);
+    const before = await this.getRecord(ctx, id);
     const input = validate(this.schemas.update, body);
     if (!input.ok) throw errors.invalid(UPDATE_FAILED, input.details);
     const set: Partial<EndpointRecord> = { updated_at: new Date() };
     if (input.value.url !== undefined) set.url = input.value.url;
     if (input.value.events !== undefined) set.events = input.value.events;
     if (input.value.enabled !== undefined) set.enabled = input.value.enabled;
+    if (input.value.enabled === true && !before.enabled) {
+      // Enabled again: a fresh start, whatever disabled it (health counts from now on).
+      Object.assign(set, { disabled_at: null, disabled_reason: null, failing_since: null });
+    }
     const result = await this.endpoints.update(ctx.merchantId, id, { $set: set });
     if (!result) throw errors.notFound('Webhook endpoint', id);
     this.directory.changed(ctx.merchantId);
     return toEndpointView(result.record);
+  }
+
+  /**
+   * A new signing secret, answered this once; the previous one keeps signing alongside it for
+   * the overlap. Conditional on the secret read, so two rotations at once cannot lose one.
+   */
+  async rotateSecret(ctx: CallContext, id: string): Promise<EndpointView> {
+    for (let tries = 0; ; tries++) {
+      const record = await this.getRecord(ctx, id);
+      const result = await this.endpoints.updateIf(
+        ctx.merchantId,
+        id,
+        { secret: record.secret },
+        { $set: rotatedSecret(record, new Date(), this.secretOverlapMs) },
+      );
+      if (result) {
+        this.directory.changed(ctx.merchantId);
+        return toEndpointView(result.record, true);
+      }
+      if (tries >= 5) throw new AppError('conflict', 'The secret is being rotated; try again.');
+    }
   }
 
   /** Deletes the endpoint, then its delivery log; nothing more is sent to it. */

@@ -25,9 +25,13 @@ export function sign(
   return `v1,${mac.digest('base64')}`;
 }
 
-/** The headers of one request; the id stays the same on every retry so receivers can de-duplicate. */
+/**
+ * The headers of one request; the id stays the same on every retry so receivers can de-duplicate.
+ * Several secrets (during a rotation: the new one first, then the previous one) give several
+ * space-separated signatures, as Standard Webhooks allows; a receiver that knows any one verifies.
+ */
 export function webhookHeaders(
-  secret: string,
+  secrets: string | readonly string[],
   msgId: string,
   timestampSeconds: number,
   body: string,
@@ -36,6 +40,8 @@ export function webhookHeaders(
     'content-type': 'application/json',
     'webhook-id': msgId,
     'webhook-timestamp': String(timestampSeconds),
-    'webhook-signature': sign(secret, msgId, timestampSeconds, body),
+    'webhook-signature': (typeof secrets === 'string' ? [secrets] : secrets)
+      .map((secret) => sign(secret, msgId, timestampSeconds, body))
+      .join(' '),
   };
 }

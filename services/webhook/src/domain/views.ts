@@ -1,4 +1,5 @@
 /** Records to the JSON the REST API returns. Pure functions. */
+import type { WebhookEndpointView } from '@aff/contracts';
 import type { AttemptRecord } from '../data/attempt.schema';
 import type { DeliveryRecord, DeliveryState } from '../data/delivery.schema';
 import type { EndpointRecord } from '../data/endpoint.schema';
@@ -6,14 +7,8 @@ import type { EndpointRecord } from '../data/endpoint.schema';
 const iso = (date: Date | null): string | null => (date ? new Date(date).toISOString() : null);
 const isoRequired = (date: Date): string => new Date(date).toISOString();
 
-export interface EndpointView {
-  id: string;
-  url: string;
-  events: string[];
-  enabled: boolean;
-  created_at: string;
-  updated_at: string;
-  /** Only in the answer to create. */
+export interface EndpointView extends WebhookEndpointView {
+  /** Only in the answers to create and to rotate_secret. */
   secret?: string;
 }
 
@@ -25,6 +20,9 @@ export function toEndpointView(record: EndpointRecord, withSecret = false): Endp
     enabled: record.enabled,
     created_at: isoRequired(record.created_at),
     updated_at: isoRequired(record.updated_at),
+    failing_since: iso(record.failing_since ?? null),
+    disabled_at: iso(record.disabled_at ?? null),
+    disabled_reason: record.disabled_reason ?? null,
     ...(withSecret ? { secret: record.secret } : {}),
   };
 }

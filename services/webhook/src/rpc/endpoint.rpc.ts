@@ -12,6 +12,8 @@ export function endpointRpc(endpoints: EndpointUseCases): Record<string, RpcHand
     getWebhookEndpoint: async (req) => ok(await endpoints.get(callContext(req), idParam(req))),
     updateWebhookEndpoint: async (req) =>
       ok(await endpoints.update(callContext(req), idParam(req), req.body)),
+    rotateWebhookEndpointSecret: async (req) =>
+      ok(await endpoints.rotateSecret(callContext(req), idParam(req))),
     deleteWebhookEndpoint: async (req) =>
       ok(await endpoints.delete(callContext(req), idParam(req))),
   };
