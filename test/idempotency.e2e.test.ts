@@ -88,7 +88,12 @@ describe('Idempotency-Key on REST writes', () => {
         'Idempotency-Key was first used for POST /v1/affiliates with other parameters; use a new key for a new request',
       ],
     });
-    const otherPath = await writeWithKey(merchant, key, { name: 'Spring' }, { path: '/v1/campaigns' });
+    const otherPath = await writeWithKey(
+      merchant,
+      key,
+      { name: 'Spring' },
+      { path: '/v1/campaigns' },
+    );
     expect(otherPath.status).toBe(422);
     const otherMethod = await writeWithKey(merchant, key, form, {
       method: 'PUT',
