@@ -177,12 +177,21 @@ export type ProcessorCustomer = z.infer<typeof processorCustomerSchema>;
 
 export const processorChargeSchema = z.object({
   id: processorText('Charge id'),
-  customer: processorText('Charge customer').nullable().optional(),
+  // Empty was accepted before the caps (a charge without a customer); it still is.
+  customer: z
+    .string()
+    .max(255, { error: 'Charge customer is too long (maximum is 255 characters)' })
+    .nullable()
+    .optional(),
   amount: z.number().int().min(0),
   amount_refunded: z.number().int().min(0).default(0),
   currency: z.string().min(3),
   created: z.number().optional(),
-  invoice: processorText('Charge invoice').nullable().optional(),
+  invoice: z
+    .string()
+    .max(255, { error: 'Charge invoice is too long (maximum is 255 characters)' })
+    .nullable()
+    .optional(),
   tax: z.number().int().min(0).nullable().optional(),
   metadata: z.record(z.string(), z.unknown()).nullable().optional(),
 });
