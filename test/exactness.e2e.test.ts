@@ -71,7 +71,10 @@ describe('exactness at speed, two replicas of tracking and commission', () => {
 
   beforeAll(async () => {
     isolated = await startIsolatedSystem({
-      env: { TRACKING_RATE_LIMIT_POINTS: '1000000', LOG_LEVEL: 'warn' },
+      // A visit the gateway gave up on (504) may still have been recorded, and `ok` retries it:
+      // on a loaded machine that made extra referrals. This test is about counts, not latency,
+      // so the gateway waits long enough for an answer.
+      env: { TRACKING_RATE_LIMIT_POINTS: '1000000', LOG_LEVEL: 'warn', RPC_TIMEOUT_MS: '60000' },
       replicas: { tracking: 2, commission: 2 },
     });
     gateway = isolated.system.gatewayUrl;

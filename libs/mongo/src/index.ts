@@ -4,3 +4,4 @@ export * from './processed-events';
 export * from './tenant-repository';
 export * from './bulk-updates';
 export * from './readiness';
+export * from './newest-index';

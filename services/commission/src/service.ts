@@ -20,6 +20,7 @@ import { saleModel } from './data/sale.schema';
 import { ChargeUseCases } from './domain/charges';
 import { CommissionChanges } from './domain/commission-changes';
 import { CommissionQueries } from './domain/queries';
+import { newestCommissions } from './data/newest-commissions';
 import { SettlementUseCases } from './domain/settlement';
 import { commissionRpc } from './rpc/commission.rpc';
 
@@ -38,8 +39,11 @@ export async function startCommissionService(config: CommissionConfig, log: Logg
     log,
   );
   relay.start(config.OUTBOX_SWEEP_MS);
+  const newest = newestCommissions(models.commission);
+  await newest.load();
+  const newestFollowers = newest.follow(nc, log);
 
-  const charges = new ChargeUseCases(sales, commissions, relay);
+  const charges = new ChargeUseCases(sales, commissions, relay, newest);
   const settlement = new SettlementUseCases(commissions, sales, relay);
   const consumers = [
     await startConsumer(nc, {
@@ -81,7 +85,7 @@ export async function startCommissionService(config: CommissionConfig, log: Logg
     nc,
     'commission',
     commissionRpc(
-      new CommissionQueries(commissions, sales),
+      new CommissionQueries(commissions, sales, newest),
       new CommissionChanges(commissions, sales, settlement),
     ),
     log,
@@ -96,6 +100,7 @@ export async function startCommissionService(config: CommissionConfig, log: Logg
     async stop() {
       clearInterval(dueTimer);
       subscription.unsubscribe();
+      for (const follower of newestFollowers) follower.unsubscribe();
       // Bounded steps: a server that is gone must not stall shutdown past its deadline.
       await atMost(Promise.all(consumers.map((consumer) => consumer.stop())), 1_500);
       await atMost(relay.stop(), 1_000);

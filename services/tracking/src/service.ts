@@ -19,7 +19,7 @@ import { CATALOG_SUBJECTS, catalogHandler } from './consumers/catalog.consumer';
 import { PROCESSOR_EVENT_TYPE, processorHandler } from './consumers/processor.consumer';
 import { CachedCatalogRepository } from './data/catalog-cache';
 import { LinkCountsMemory } from './data/link-counts';
-import { NewestReferrals } from './data/newest-referrals';
+import { newestReferrals } from './data/newest-referrals';
 import { catalogModels } from './data/catalog.schema';
 import { ReferralRepository } from './data/referral.repository';
 import { referralModel } from './data/referral.schema';
@@ -44,7 +44,7 @@ export async function startTrackingService(config: TrackingConfig, log: Logger) 
   // The hot path's read models live in memory, loaded now and kept current by events.
   const catalogRepo = new CachedCatalogRepository(catalogs);
   const linkCounts = new LinkCountsMemory(referralsModel);
-  const newest = new NewestReferrals(referralsModel);
+  const newest = newestReferrals(referralsModel);
   await Promise.all([catalogRepo.load(), linkCounts.load(), newest.load()]);
   const followers = [
     ...catalogRepo.follow(nc, CATALOG_SUBJECTS, log),

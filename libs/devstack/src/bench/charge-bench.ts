@@ -10,6 +10,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { RunningSystem } from '../system';
 import { call, prepareAffiliate, sendProcessor, type BenchMerchant } from './money-bench';
 import { inPool, percentile } from './pool';
+import { settleCpu } from './settle';
 
 export interface ChargeBenchFigures {
   customers: number;
@@ -52,8 +53,10 @@ export async function benchCharges(
     return a.leads >= opts.customers;
   }, 300_000);
 
+  // The customers' fan-out (counters, webhooks) drains first, so the clock measures charges.
+  const settle = await settleCpu();
   opts.log(
-    `charge bench: ${opts.customers} charges piled up while tracking and commission are stopped`,
+    `charge bench: settled in ${(settle.waitedMs / 1000).toFixed(1)} s${settle.settled ? '' : ' (not idle; measuring anyway)'}; ${opts.customers} charges piled up while tracking and commission are stopped`,
   );
   await Promise.all([system.stopProcess('tracking'), system.stopProcess('commission')]);
   const charge = (customer: string) =>

@@ -6,6 +6,7 @@ import autocannon from 'autocannon';
 import { measure, type Measurement } from './measure';
 import { prepareAffiliate, type BenchMerchant } from './money-bench';
 import { waitFor } from './charge-bench';
+import { settleCpu } from './settle';
 
 export interface ReferralListFigures {
   small: Measurement & { referrals: number };
@@ -15,7 +16,13 @@ export interface ReferralListFigures {
 export async function benchReferralList(
   gatewayUrl: string,
   merchant: BenchMerchant,
-  opts: { small: number; large: number; connections: number; durationSeconds: number },
+  opts: {
+    small: number;
+    large: number;
+    connections: number;
+    durationSeconds: number;
+    log?: (line: string) => void;
+  },
 ): Promise<ReferralListFigures> {
   const affiliate = await prepareAffiliate(gatewayUrl, merchant);
   const auth = `Basic ${Buffer.from(`${merchant.api_secret}:`).toString('base64')}`;
@@ -48,6 +55,11 @@ export async function benchReferralList(
       });
       return ((await res.json()) as { visitors: number }).visitors >= amount;
     }, 300_000);
+    // And whatever earlier phases left (the charge bench's commissions fan out for a while).
+    const settle = await settleCpu();
+    opts.log?.(
+      `referral list: waited ${(settle.waitedMs / 1000).toFixed(1)} s for the machine to settle${settle.settled ? '' : ' (it did not; measuring anyway)'}`,
+    );
   };
   const list = (name: string) =>
     measure(name, {

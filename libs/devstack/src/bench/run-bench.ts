@@ -24,6 +24,7 @@ import { formatTable, measure, type Measurement } from './measure';
 import { benchVisits, prepareAffiliate, type BenchMerchant } from './money-bench';
 import { measureRawInserts } from './raw-insert';
 import { benchReferralList } from './referral-list-bench';
+import { settleCpu } from './settle';
 import { benchWebhooks, formatWebhookBench } from './webhook-bench';
 
 export function runBench(argv: string[]): void {
@@ -94,6 +95,7 @@ async function main(argv: string[]): Promise<void> {
       large: Number(values.referrals),
       connections,
       durationSeconds: Math.max(3, Math.round(durationSeconds / 2)),
+      log: say,
     });
 
     say('affiliate list against one-process baselines …');
@@ -104,6 +106,7 @@ async function main(argv: string[]): Promise<void> {
     stops.push(...affiliates.stops);
 
     // Last: it stops and restarts the webhook process to measure a backlog drain.
+    await settleCpu();
     const webhooks = await benchWebhooks(system, merchant, {
       liveEvents: 100,
       backlogEvents: Number(values.deliveries),

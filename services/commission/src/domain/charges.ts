@@ -32,6 +32,8 @@ export class ChargeUseCases {
     private readonly sales: TenantRepository<SaleRecord>,
     private readonly commissions: TenantRepository<CommissionRecord>,
     private readonly relay: EventRelay,
+    /** Lists a new commission at once on this replica (others hear of it by its event). */
+    private readonly newest: { add(merchantId: string, id: string, createdAt: Date): void },
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -112,6 +114,7 @@ export class ChargeUseCases {
     );
     try {
       const result = await this.commissions.insert(record, [event], ctx.events);
+      this.newest.add(ctx.merchantId, record._id, record.created_at);
       this.relay.relay(result.pending);
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error; // a concurrent run created it

@@ -9,7 +9,7 @@ import {
   paginate,
   parsePageRequest,
 } from '@aff/api';
-import type { TenantRepository } from '@aff/mongo';
+import type { NewestIndex, Page, TenantRepository } from '@aff/mongo';
 import type { CommissionRecord } from '../data/commission.schema';
 import type { SaleRecord } from '../data/sale.schema';
 import { toCommissionView } from './views';
@@ -20,6 +20,7 @@ export class CommissionQueries {
   constructor(
     private readonly commissions: TenantRepository<CommissionRecord>,
     private readonly sales: TenantRepository<SaleRecord>,
+    private readonly newest: NewestIndex,
   ) {}
 
   async list(
@@ -34,7 +35,10 @@ export class CommissionQueries {
     if (affiliateId) filter.affiliate_id = affiliateId;
     const states = enumList(query, 'state', COMMISSION_STATES);
     if (states.length > 0) filter.state = { $in: states };
-    const result = await this.commissions.page(merchantId, filter, page.skip, page.limit);
+    const result =
+      Object.keys(filter).length === 0
+        ? await this.newestPage(merchantId, page.skip, page.limit)
+        : await this.commissions.page(merchantId, filter, page.skip, page.limit);
     const sales = expansions.has('sale')
       ? new Map(
           (
@@ -51,6 +55,22 @@ export class CommissionQueries {
       }),
     );
     return paginate(views, result.total, page);
+  }
+
+  /** The unfiltered list: ids from the in-memory index, records by `_id`, in its order. */
+  private async newestPage(
+    merchantId: string,
+    skip: number,
+    limit: number,
+  ): Promise<Page<CommissionRecord>> {
+    const ids = this.newest.page(merchantId, skip, limit);
+    const records =
+      ids.length > 0 ? await this.commissions.findMany(merchantId, { _id: { $in: ids } }) : [];
+    const byId = new Map(records.map((r) => [r._id, r]));
+    return {
+      items: ids.map((id) => byId.get(id)).filter((r): r is CommissionRecord => Boolean(r)),
+      total: this.newest.count(merchantId),
+    };
   }
 
   async get(merchantId: string, id: string): Promise<CommissionView> {

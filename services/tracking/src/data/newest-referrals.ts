@@ -1,82 +1,17 @@
-/**
- * Every merchant's referral ids, newest first, in memory: the unfiltered `GET /v1/referrals`
- * (the page merchants open most) then costs one `_id $in` lookup of the page and no count,
- * however many referrals the merchant has. A sorted page plus a count would scan them all on a
- * server without range indexes (mongo-java-server), and grow with the history on any server.
- * Loaded at start (ids and creation times only), then kept by this replica's own inserts and by
- * every `referral.created` event on a plain NATS subscription; reloaded after a reconnect.
- */
+/** The newest-first index of referrals (see @aff/mongo's NewestIndex), fed by `referral.created`. */
 import type { ReferralView } from '@aff/contracts';
-import { followEvents, type NatsConnection, type Subscription } from '@aff/messaging';
-import type { Logger } from '@aff/logging';
+import { NewestIndex, type NewestIndexRow } from '@aff/mongo';
 import type { Model } from 'mongoose';
 import type { ReferralRecord } from './referral.schema';
 
-interface Entry {
-  id: string;
-  at: number;
-}
+export type NewestReferrals = NewestIndex;
 
-export class NewestReferrals {
-  private byMerchant = new Map<string, Entry[]>();
-  private known = new Set<string>();
-
-  constructor(private readonly referrals: Model<ReferralRecord>) {}
-
-  async load(): Promise<void> {
-    const rows = await this.referrals
-      .find({}, { _id: 1, merchant_id: 1, created_at: 1 })
-      .lean<Pick<ReferralRecord, '_id' | 'merchant_id' | 'created_at'>[]>()
-      .exec();
-    const byMerchant = new Map<string, Entry[]>();
-    const known = new Set<string>();
-    for (const row of rows) {
-      if (known.has(row._id)) continue;
-      known.add(row._id);
-      let entries = byMerchant.get(row.merchant_id);
-      if (!entries) byMerchant.set(row.merchant_id, (entries = []));
-      entries.push({ id: row._id, at: new Date(row.created_at).getTime() });
-    }
-    // One sort per merchant: inserting them one by one would be quadratic at start.
-    for (const entries of byMerchant.values()) entries.sort((a, b) => (newer(a, b) ? -1 : 1));
-    this.byMerchant = byMerchant;
-    this.known = known;
-  }
-
-  /** Newest first, as the database orders them: `created_at` then `_id`, both descending. */
-  add(merchantId: string, id: string, createdAt: Date): void {
-    if (this.known.has(id)) return;
-    this.known.add(id);
-    let entries = this.byMerchant.get(merchantId);
-    if (!entries) this.byMerchant.set(merchantId, (entries = []));
-    const entry = { id, at: createdAt.getTime() };
-    // Entries arrive nearly in order, so the insertion point is almost always the front.
-    let i = 0;
-    while (i < entries.length && newer(entries[i]!, entry)) i++;
-    entries.splice(i, 0, entry);
-  }
-
-  count(merchantId: string): number {
-    return this.byMerchant.get(merchantId)?.length ?? 0;
-  }
-
-  page(merchantId: string, skip: number, limit: number): string[] {
-    return (this.byMerchant.get(merchantId) ?? []).slice(skip, skip + limit).map((e) => e.id);
-  }
-
-  follow(nc: NatsConnection, log: Logger): Subscription[] {
-    return followEvents(nc, {
-      subjects: ['evt.referral.created'],
-      apply: (event) => {
-        const referral = event.data as ReferralView;
-        this.add(event.merchant_id, referral.id, new Date(referral.created_at));
-      },
-      reload: () => this.load(),
-      log,
-    });
-  }
-}
-
-function newer(a: Entry, b: Entry): boolean {
-  return a.at > b.at || (a.at === b.at && a.id > b.id);
+export function newestReferrals(referrals: Model<ReferralRecord>): NewestReferrals {
+  return new NewestIndex(referrals as unknown as Model<NewestIndexRow>, {
+    createdSubject: 'evt.referral.created',
+    fromEvent: (event) => {
+      const referral = event.data as ReferralView;
+      return { id: referral.id, createdAt: new Date(referral.created_at) };
+    },
+  });
 }
