@@ -137,37 +137,73 @@ export const couponViewSchema = z.object({
 });
 export type CouponView = z.infer<typeof couponViewSchema>;
 
+/**
+ * Processor identifiers are short (tens of characters); the caps keep an oversized value from
+ * reaching a referral or a sale, and name the field in the hook's 400.
+ */
+function processorText(label: string, max = 255) {
+  return z
+    .string({ error: `${label} must be a string` })
+    .min(1, { error: `${label} can't be blank` })
+    .max(max, { error: `${label} is too long (maximum is ${max} characters)` });
+}
+
 /** A payment-processor event as posted to `/hooks/processor/:public_key`. */
 export const processorEventSchema = z.object({
-  id: z.string().min(1),
-  type: z.string().min(1),
+  id: processorText('Event id'),
+  type: processorText('Event type', 100),
   created: z.number().optional(),
-  account: z.string().nullable().optional(),
+  account: processorText('Event account').nullable().optional(),
   livemode: z.boolean().optional(),
   data: z.object({ object: z.record(z.string(), z.unknown()) }),
 });
 export type ProcessorEvent = z.infer<typeof processorEventSchema>;
 
 export const processorCustomerSchema = z.object({
-  id: z.string().min(1),
-  email: z.string().nullable().optional(),
-  name: z.string().nullable().optional(),
+  id: processorText('Customer id'),
+  email: z
+    .string()
+    .max(254, { error: 'Customer email is too long (maximum is 254 characters)' })
+    .nullable()
+    .optional(),
+  name: z
+    .string()
+    .max(255, { error: 'Customer name is too long (maximum is 255 characters)' })
+    .nullable()
+    .optional(),
   metadata: z.record(z.string(), z.unknown()).nullable().optional(),
 });
 export type ProcessorCustomer = z.infer<typeof processorCustomerSchema>;
 
 export const processorChargeSchema = z.object({
-  id: z.string().min(1),
-  customer: z.string().nullable().optional(),
+  id: processorText('Charge id'),
+  // Empty was accepted before the caps (a charge without a customer); it still is.
+  customer: z
+    .string()
+    .max(255, { error: 'Charge customer is too long (maximum is 255 characters)' })
+    .nullable()
+    .optional(),
   amount: z.number().int().min(0),
   amount_refunded: z.number().int().min(0).default(0),
   currency: z.string().min(3),
   created: z.number().optional(),
-  invoice: z.string().nullable().optional(),
+  invoice: z
+    .string()
+    .max(255, { error: 'Charge invoice is too long (maximum is 255 characters)' })
+    .nullable()
+    .optional(),
   tax: z.number().int().min(0).nullable().optional(),
   metadata: z.record(z.string(), z.unknown()).nullable().optional(),
 });
 export type ProcessorCharge = z.infer<typeof processorChargeSchema>;
+
+/** The event types whose object tracking reads, with the object's schema (checked at the hook). */
+export const processorObjectSchemas: Record<string, z.ZodType> = {
+  'customer.created': processorCustomerSchema,
+  'customer.updated': processorCustomerSchema,
+  'charge.succeeded': processorChargeSchema,
+  'charge.refunded': processorChargeSchema,
+};
 
 /** Internal: a charge of a customer attributed to a live referral (tracking → commission). */
 export interface ChargeAttributed {

@@ -14,6 +14,13 @@ export const configSchema = commonConfigSchema.extend({
   RATE_LIMIT_WINDOW_SECONDS: env.positiveInt(30),
   /** Requests per window per client IP on the public tracking intake (`/t/v1`). */
   TRACKING_RATE_LIMIT_POINTS: env.positiveInt(600),
+  /** Failed API authentications allowed per client IP and window before 429s. */
+  AUTH_FAILURE_POINTS: env.positiveInt(20),
+  AUTH_FAILURE_WINDOW_SECONDS: env.positiveInt(60),
+  /** How long an `Idempotency-Key` and its answer are kept. */
+  IDEMPOTENCY_TTL_HOURS: env.positiveInt(24),
+  /** How long a request waits for another in flight with the same key before a 409. */
+  IDEMPOTENCY_WAIT_MS: env.positiveInt(10_000),
   /** How long a verified API secret is trusted without a database look-up. */
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5000),
   /** Express `trust proxy` setting, for client IPs behind a load balancer. */

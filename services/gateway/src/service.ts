@@ -19,6 +19,8 @@ import { MerchantAuthenticator } from './merchants/merchant-authenticator';
 import { MerchantRepository } from './merchants/merchant.repository';
 import { merchantModel } from './merchants/merchant.schema';
 import { MerchantRateLimiter } from './rate-limit/merchant-rate-limiter';
+import { AuthFailureGuard } from './rate-limit/auth-failure-guard';
+import { idempotencyStore } from './idempotency/idempotency-store-factory';
 import { PublicKeyResolver } from './public/public-key-resolver';
 import { portalSessionModel } from './portal/portal-session.schema';
 import { PortalSessions } from './portal/portal-sessions';
@@ -59,10 +61,25 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     config.RATE_LIMIT_WINDOW_SECONDS,
   );
   const rpc = new RpcClient(nc, config.RPC_TIMEOUT_MS);
+  const idempotencyKeys = await idempotencyStore(redis, mongo, log);
 
   const app = buildApp({
     authenticator,
     limiter,
+    authFailures: new AuthFailureGuard(
+      redis,
+      config.AUTH_FAILURE_POINTS,
+      config.AUTH_FAILURE_WINDOW_SECONDS,
+    ),
+    idempotency: {
+      store: idempotencyKeys,
+      ttlMs: config.IDEMPOTENCY_TTL_HOURS * 3_600_000,
+      waitMs: config.IDEMPOTENCY_WAIT_MS,
+      // Far above the RPC time-out: only a gateway that died mid-request leaves a key this long.
+      lockMs: Math.max(60_000, config.RPC_TIMEOUT_MS * 4),
+      pollMs: 25,
+      log,
+    },
     rpc,
     log,
     trustProxy: config.TRUST_PROXY,

@@ -15,6 +15,10 @@ describe('gateway configuration', () => {
       RATE_LIMIT_POINTS: 45,
       RATE_LIMIT_WINDOW_SECONDS: 30,
       TRUST_PROXY: false,
+      AUTH_FAILURE_POINTS: 20,
+      AUTH_FAILURE_WINDOW_SECONDS: 60,
+      IDEMPOTENCY_TTL_HOURS: 24,
+      IDEMPOTENCY_WAIT_MS: 10_000,
     });
   });
 

@@ -6,6 +6,8 @@ import type { RpcClient } from '@aff/messaging';
 import { runChecks, type ReadinessCheck } from '@aff/api';
 import type { MerchantAuthenticator } from '../merchants/merchant-authenticator';
 import type { MerchantRateLimiter } from '../rate-limit/merchant-rate-limiter';
+import type { AuthFailureGuard } from '../rate-limit/auth-failure-guard';
+import { idempotency, type IdempotencyDeps } from './idempotency';
 import { authenticate } from './auth';
 import { errorHandler, notFound } from './errors';
 import { rateLimit } from './rate-limit';
@@ -18,6 +20,8 @@ import { portalRouter, type PortalDeps } from '../portal/portal-routes';
 export interface AppDeps {
   authenticator: MerchantAuthenticator;
   limiter: MerchantRateLimiter;
+  authFailures: AuthFailureGuard;
+  idempotency: IdempotencyDeps;
   rpc: RpcClient;
   log: Logger;
   readiness: Record<string, ReadinessCheck>;
@@ -56,10 +60,12 @@ export function buildApp(deps: AppDeps): Express {
   app.use(portalRouter(deps.portal));
 
   const v1 = express.Router();
-  v1.use(authenticate(deps.authenticator));
+  v1.use(authenticate(deps.authenticator, deps.authFailures));
   v1.use(rateLimit(deps.limiter));
   v1.use(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
   v1.use(express.urlencoded({ extended: true, limit: BODY_LIMIT, parameterLimit: 1000 }));
+  // After the body parsers: the stored answer is matched to the request by its parameters.
+  v1.use(idempotency(deps.idempotency));
   for (const route of ROUTES) {
     v1[route.method](route.path.replace(/^\/v1/, ''), proxyTo(route, deps.rpc));
   }

@@ -42,6 +42,12 @@ export class MerchantAuthenticator {
     return merchant;
   }
 
+  /** The merchant when this gateway verified `secret` moments ago; no database look-up. */
+  cached(secret: string): AuthenticatedMerchant | null {
+    const cached = this.cache.get(hashSecret(secret));
+    return cached && cached.expiresAt > Date.now() ? cached.merchant : null;
+  }
+
   forgetAll(): void {
     this.cache.clear();
   }

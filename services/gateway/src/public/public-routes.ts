@@ -4,10 +4,11 @@
  * signed event hook. The affiliate portal (`/portal`) lives in ../portal.
  */
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { buildEvent, deterministicId, processorEventSchema } from '@aff/contracts';
+import { buildEvent, deterministicId } from '@aff/contracts';
 import type { Logger } from '@aff/logging';
 import type { EventPublisher, RpcClient } from '@aff/messaging';
 import { rateLimitHeaders, type MerchantRateLimiter } from '../rate-limit/merchant-rate-limiter';
+import { validProcessorEvent } from './processor-event';
 import { verifyProcessorSignature } from './processor-signature';
 import type { PublicKeyResolver } from './public-key-resolver';
 import { trackerScript } from './tracker-script';
@@ -63,16 +64,19 @@ export function publicRouter(deps: PublicRouteDeps): Router {
         res.status(400).json({ error: `Invalid signature: ${check.reason}.` });
         return;
       }
-      const parsed = processorEventSchema.safeParse(parseJson(raw));
-      if (!parsed.success) {
-        res.status(400).json({ error: 'Invalid event: expected {id, type, data: {object}}.' });
+      const parsed = validProcessorEvent(parseJson(raw));
+      if (!parsed.ok) {
+        res.status(400).json({
+          error: 'Invalid event: expected {id, type, data: {object}}.',
+          details: parsed.details,
+        });
         return;
       }
-      const event = buildEvent('processor.received', merchant._id, { event: parsed.data });
+      const event = buildEvent('processor.received', merchant._id, { event: parsed.value });
       // Same processor event, same id: the stream keeps one copy, tracking applies it once.
       await deps.publisher.publish({
         ...event,
-        id: deterministicId(`${merchant._id}:${parsed.data.id}`),
+        id: deterministicId(`${merchant._id}:${parsed.value.id}`),
       });
       res.json({ received: true });
     },

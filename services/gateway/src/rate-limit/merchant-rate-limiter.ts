@@ -67,10 +67,16 @@ export class MerchantRateLimiter {
   }
 }
 
-/** IETF httpapi-ratelimit-headers draft -11 fields. */
-export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
+/**
+ * IETF httpapi-ratelimit-headers draft -11 fields. The policy name tells a client which limit it
+ * met: its merchant's requests (`default`) or its address's failed authentications.
+ */
+export function rateLimitHeaders(
+  decision: RateDecision,
+  policy = 'default',
+): Record<string, string> {
   return {
-    'RateLimit-Policy': `"default";q=${decision.limit};w=${decision.windowSeconds}`,
-    RateLimit: `"default";r=${decision.remaining};t=${decision.resetSeconds}`,
+    'RateLimit-Policy': `"${policy}";q=${decision.limit};w=${decision.windowSeconds}`,
+    RateLimit: `"${policy}";r=${decision.remaining};t=${decision.resetSeconds}`,
   };
 }
