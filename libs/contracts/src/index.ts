@@ -11,3 +11,6 @@ export * from './build-event';
 export * from './deterministic-id';
 export * from './schemas/tracking';
 export * from './ordering';
+export * from './views-webhook';
+export * from './operations';
+export * from './openapi';

@@ -11,7 +11,8 @@ import { errorHandler, notFound } from './errors';
 import { rateLimit } from './rate-limit';
 import { requestId } from './request-id';
 import { proxyTo } from './rpc-proxy';
-import { ROUTES } from './routes';
+import { referenceRouter } from './reference';
+import { apiRoutes } from './routes';
 import { publicRouter, type PublicRouteDeps } from '../public/public-routes';
 import { portalRouter, type PortalDeps } from '../portal/portal-routes';
 
@@ -52,6 +53,8 @@ export function buildApp(deps: AppDeps): Express {
     res.status(result.ready ? 200 : 503).json(result);
   });
 
+  // Before `/v1`'s authentication: the document and its reference page need no credentials.
+  app.use(referenceRouter());
   app.use(publicRouter(deps.publicRoutes));
   app.use(portalRouter(deps.portal));
 
@@ -60,7 +63,7 @@ export function buildApp(deps: AppDeps): Express {
   v1.use(rateLimit(deps.limiter));
   v1.use(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
   v1.use(express.urlencoded({ extended: true, limit: BODY_LIMIT, parameterLimit: 1000 }));
-  for (const route of ROUTES) {
+  for (const route of apiRoutes()) {
     v1[route.method](route.path.replace(/^\/v1/, ''), proxyTo(route, deps.rpc));
   }
   v1.use(notFound);
