@@ -9,7 +9,7 @@ cd "$(dirname "$0")/../.."
 
 SCHEMATHESIS_SPEC='schemathesis>=4.0,<5'
 MAX_EXAMPLES="${FUZZ_MAX_EXAMPLES:-8}"
-MAX_TIME="${FUZZ_MAX_TIME:-240}"
+MAX_TIME="${FUZZ_MAX_TIME:-150}"
 
 # Idempotent install: pip only runs when schemathesis 4.x is missing.
 if ! python3 -c 'import importlib.metadata as m, sys; sys.exit(0 if m.version("schemathesis").startswith("4.") else 1)' 2>/dev/null; then

@@ -19,14 +19,19 @@ export const pageQuery = {
     .optional(),
 };
 
+/** `a`, or `a,b`: one or several of the values, comma-separated. */
+function commaList(values: readonly string[]) {
+  const one = `(?:${values.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`;
+  return z.string().regex(new RegExp(`^${one}(?:,${one})*$`));
+}
+
 /**
  * `expand=<name>` (one name, or several separated by commas) and `expand[]=<name>` repeated.
  * Both are documented so a generated client may use either form.
  */
 export function expandQuery<const T extends readonly [string, ...string[]]>(names: T) {
   return {
-    expand: z
-      .string()
+    expand: commaList(names)
       .describe(`Related object to expand: ${names.join(', ')} (comma-separate several)`)
       .optional(),
     'expand[]': z
@@ -42,8 +47,7 @@ export function multiValueQuery<const T extends readonly [string, ...string[]]>(
   values: T,
 ) {
   return {
-    [name]: z
-      .string()
+    [name]: commaList(values)
       .describe(`One of ${values.join(', ')} (comma-separate several)`)
       .optional(),
     [`${name}[]`]: z.array(z.enum(values)).describe(`Several of ${values.join(', ')}`).optional(),
