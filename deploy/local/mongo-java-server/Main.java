@@ -2,10 +2,30 @@
 // when no MONGO_URL and no Docker engine are there. Usage:
 //   java -cp 'lib/*' Main.java --port 27017 [--host 127.0.0.1] [--backend h2|memory] [--file data.mv]
 // Runs until killed; a JVM shutdown hook closes the server so the H2 store is flushed on SIGTERM.
+//
+// One change to the server's query planning (see docs/local-database.md): mongo-java-server uses
+// an index only when a query's fields are exactly the index's, so `{_id, merchant_id, state}` (a
+// conditional update) scanned the whole collection. The collections below answer any query that
+// pins `_id` from the `_id` index and match the rest of the query on what it finds: the same
+// results, found as MongoDB finds them.
 import de.bwaldvogel.mongo.MongoBackend;
+import de.bwaldvogel.mongo.MongoCollection;
+import de.bwaldvogel.mongo.MongoDatabase;
 import de.bwaldvogel.mongo.MongoServer;
+import de.bwaldvogel.mongo.backend.CollectionOptions;
+import de.bwaldvogel.mongo.backend.CursorRegistry;
+import de.bwaldvogel.mongo.backend.Index;
+import de.bwaldvogel.mongo.backend.QueryResult;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
+import de.bwaldvogel.mongo.backend.h2.H2Collection;
+import de.bwaldvogel.mongo.backend.h2.H2Database;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import de.bwaldvogel.mongo.backend.memory.MemoryCollection;
+import de.bwaldvogel.mongo.backend.memory.MemoryDatabase;
+import de.bwaldvogel.mongo.bson.Document;
+import java.util.List;
+import org.h2.mvstore.MVMap;
+import org.h2.mvstore.MVStore;
 
 public class Main {
     public static void main(String[] args) throws Exception {
@@ -23,10 +43,10 @@ public class Main {
             }
         }
         MongoBackend backend = switch (backendName) {
-            case "memory" -> new MemoryBackend();
+            case "memory" -> new IdFirstMemoryBackend();
             case "h2" -> {
                 if (file == null) throw new IllegalArgumentException("--backend h2 needs --file");
-                yield new H2Backend(file);
+                yield new IdFirstH2Backend(file);
             }
             default -> throw new IllegalArgumentException("unknown backend " + backendName);
         };
@@ -34,5 +54,88 @@ public class Main {
         Runtime.getRuntime().addShutdownHook(new Thread(server::shutdown));
         server.bind(host, port);
         System.out.println("mongo-java-server (" + backendName + ") listening on " + host + ":" + port);
+    }
+
+    /** The query restricted to its `_id` condition, when it has one and something more. */
+    static Document idPart(Document query) {
+        if (query == null || query.size() < 2 || !query.containsKey("_id")) return null;
+        return new Document("_id", query.get("_id"));
+    }
+
+    static <P> Index<P> idIndex(List<Index<P>> indexes, Document idOnly) {
+        for (Index<P> index : indexes) if (index.canHandle(idOnly)) return index;
+        return null;
+    }
+
+    static final class IdFirstMemoryBackend extends MemoryBackend {
+        @Override
+        public MemoryDatabase openOrCreateDatabase(String name) {
+            return new MemoryDatabase(name, getCursorRegistry()) {
+                @Override
+                protected MemoryCollection openOrCreateCollection(String collection, CollectionOptions options) {
+                    return new IdFirstMemoryCollection(this, collection, options, cursorRegistry);
+                }
+            };
+        }
+    }
+
+    static final class IdFirstMemoryCollection extends MemoryCollection {
+        IdFirstMemoryCollection(MongoDatabase db, String name, CollectionOptions options, CursorRegistry registry) {
+            super(db, name, options, registry);
+        }
+
+        @Override
+        protected QueryResult queryDocuments(Document query, Document orderBy, int skip, int limit, int batchSize, Document projection) {
+            Document idOnly = idPart(query);
+            Index<Integer> index = idOnly == null ? null : idIndex(getIndexes(), idOnly);
+            if (index == null) return super.queryDocuments(query, orderBy, skip, limit, batchSize, projection);
+            return matchDocuments(query, index.getPositions(idOnly), orderBy, skip, limit, batchSize, projection);
+        }
+    }
+
+    /** The H2 store of the one backend of this process (needed while the database is being built). */
+    static MVStore store;
+
+    static final class IdFirstH2Backend extends H2Backend {
+        IdFirstH2Backend(String file) {
+            super(file);
+        }
+
+        // Also called from H2Backend's constructor for databases already in the file.
+        @Override
+        protected MongoDatabase openOrCreateDatabase(String name) {
+            store = getMvStore();
+            return new IdFirstH2Database(name, store, getCursorRegistry());
+        }
+    }
+
+    static final class IdFirstH2Database extends H2Database {
+        IdFirstH2Database(String name, MVStore mvStore, CursorRegistry registry) {
+            super(name, mvStore, registry);
+        }
+
+        // The same maps H2Database opens for a collection (`databases.` and `meta.` + namespace).
+        @Override
+        protected MongoCollection<Object> openOrCreateCollection(String collection, CollectionOptions options) {
+            String namespace = getFullCollectionNamespace(collection);
+            MVMap<Object, Document> data = store.openMap("databases." + namespace);
+            MVMap<String, Object> meta = store.openMap("meta." + namespace);
+            return new IdFirstH2Collection(this, collection, options, data, meta, cursorRegistry);
+        }
+    }
+
+    static final class IdFirstH2Collection extends H2Collection {
+        IdFirstH2Collection(MongoDatabase db, String name, CollectionOptions options,
+                MVMap<Object, Document> data, MVMap<String, Object> meta, CursorRegistry registry) {
+            super(db, name, options, data, meta, registry);
+        }
+
+        @Override
+        protected QueryResult queryDocuments(Document query, Document orderBy, int skip, int limit, int batchSize, Document projection) {
+            Document idOnly = idPart(query);
+            Index<Object> index = idOnly == null ? null : idIndex(getIndexes(), idOnly);
+            if (index == null) return super.queryDocuments(query, orderBy, skip, limit, batchSize, projection);
+            return matchDocuments(query, index.getPositions(idOnly), orderBy, skip, limit, batchSize, projection);
+        }
     }
 }

@@ -17,6 +17,12 @@ export interface BatcherOptions<T, R> {
    * and a lone item waits no timer.
    */
   maxWaitMs?: number;
+  /**
+   * Flushes running at once (default 2). While they run, new items wait and leave together in
+   * the next one (group commit): the slower the database, the larger the batches, instead of
+   * many small writes queueing up behind each other.
+   */
+  maxInFlight?: number;
 }
 
 interface Waiting<T, R> {
@@ -30,10 +36,13 @@ export class Batcher<T, R = void> {
   private scheduled = false;
   private readonly maxItems: number;
   private readonly maxWaitMs: number;
+  private readonly maxInFlight: number;
+  private inFlight = 0;
 
   constructor(private readonly opts: BatcherOptions<T, R>) {
     this.maxItems = opts.maxItems ?? 200;
     this.maxWaitMs = opts.maxWaitMs ?? 0;
+    this.maxInFlight = opts.maxInFlight ?? 2;
   }
 
   push(item: T): Promise<R> {
@@ -56,17 +65,27 @@ export class Batcher<T, R = void> {
   }
 
   private flushNow(): void {
+    // At the limit, the flush that finishes next takes what is waiting.
+    if (this.inFlight >= this.maxInFlight) return;
     const batch = this.queue.splice(0, this.maxItems);
     if (this.queue.length > 0) this.schedule();
     if (batch.length === 0) return;
-    this.opts.flush(batch.map((w) => w.item)).then(
-      (results) =>
-        batch.forEach((w, i) => {
-          const result = results[i];
-          if (result instanceof Error) w.reject(result);
-          else w.resolve(result as R);
-        }),
-      (error: unknown) => batch.forEach((w) => w.reject(error)),
-    );
+    this.inFlight += 1;
+    const done = () => {
+      this.inFlight -= 1;
+      if (this.queue.length > 0) this.schedule();
+    };
+    this.opts
+      .flush(batch.map((w) => w.item))
+      .finally(done)
+      .then(
+        (results) =>
+          batch.forEach((w, i) => {
+            const result = results[i];
+            if (result instanceof Error) w.reject(result);
+            else w.resolve(result as R);
+          }),
+        (error: unknown) => batch.forEach((w) => w.reject(error)),
+      );
   }
 }

@@ -1,5 +1,6 @@
 /** One mongoose connection per service, to that service's own database. */
 import mongoose, { type Connection, type Schema } from 'mongoose';
+import { collectCommandStats, commandStatsEnabled } from './command-stats';
 
 export async function connectMongo(url: string, dbName: string): Promise<Connection> {
   const connection = mongoose.createConnection(url, {
@@ -8,9 +9,12 @@ export async function connectMongo(url: string, dbName: string): Promise<Connect
     // Indexes carry uniqueness and idempotency rules; create them at start, not lazily.
     autoIndex: true,
     autoCreate: true,
+    ...(commandStatsEnabled() ? { monitorCommands: true } : {}),
   });
   connection.plugin(tenantKeyIndex);
-  return connection.asPromise();
+  await connection.asPromise();
+  collectCommandStats(connection, dbName);
+  return connection;
 }
 
 /**

@@ -4,7 +4,16 @@ import { isDuplicateKeyError } from '@aff/mongo';
 import type { SnapshotRecord } from './snapshot.schema';
 import { upsertIfNewer } from './upsert-if-newer';
 
+/** Seeded ids remembered per process; past this many the memory starts again (a re-seed is harmless). */
+const SEEDED_MEMORY = 50_000;
+
 export class SnapshotRepository<R extends SnapshotRecord<unknown>> {
+  /**
+   * Copies this process already knows to exist: every commission event embeds its affiliate and
+   * campaign, and trying the insert each time cost a failed write per event.
+   */
+  private seeded = new Set<string>();
+
   constructor(private readonly model: Model<R>) {}
 
   async save(record: R): Promise<boolean> {
@@ -16,11 +25,15 @@ export class SnapshotRepository<R extends SnapshotRecord<unknown>> {
    * that the owner's own events (one consumer, in order) stay the only writer of updates.
    */
   async seed(record: R): Promise<void> {
+    const key = `${record.merchant_id}:${record._id}`;
+    if (this.seeded.has(key)) return;
     try {
       await this.model.create(record);
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
     }
+    if (this.seeded.size >= SEEDED_MEMORY) this.seeded = new Set();
+    this.seeded.add(key);
   }
 
   async findById(merchantId: string, id: string): Promise<R | null> {

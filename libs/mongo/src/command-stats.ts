@@ -1,0 +1,88 @@
+/**
+ * A development aid for finding slow database access: with `MONGO_COMMAND_STATS_FILE` set,
+ * every command's round trip is timed and totalled by collection, command and the shape of its
+ * filter (field names only, never values), and the totals are written to
+ * `<file>.<service>.json` every few seconds. Off by default; costs nothing then.
+ */
+import fs from 'node:fs';
+import type { Connection } from 'mongoose';
+
+interface Totals {
+  count: number;
+  totalMs: number;
+  maxMs: number;
+}
+
+export function commandStatsEnabled(): boolean {
+  return Boolean(process.env.MONGO_COMMAND_STATS_FILE);
+}
+
+export function collectCommandStats(connection: Connection, dbName: string): void {
+  const file = process.env.MONGO_COMMAND_STATS_FILE;
+  if (!file) return;
+  const client = connection.getClient();
+  const started = new Map<number, { key: string; at: number }>();
+  const totals = new Map<string, Totals>();
+  client.on('commandStarted', (event) => {
+    started.set(event.requestId, {
+      key: keyOf(event.commandName, event.command),
+      at: performance.now(),
+    });
+  });
+  const finish = (event: { requestId: number }) => {
+    const start = started.get(event.requestId);
+    if (!start) return;
+    started.delete(event.requestId);
+    const ms = performance.now() - start.at;
+    const t = totals.get(start.key) ?? { count: 0, totalMs: 0, maxMs: 0 };
+    t.count += 1;
+    t.totalMs += ms;
+    t.maxMs = Math.max(t.maxMs, ms);
+    totals.set(start.key, t);
+  };
+  client.on('commandSucceeded', finish);
+  client.on('commandFailed', finish);
+  const write = () => {
+    const rows = [...totals.entries()]
+      .map(([key, t]) => ({ key, ...t, avgMs: t.totalMs / t.count }))
+      .sort((a, b) => b.totalMs - a.totalMs);
+    fs.writeFileSync(`${file}.${dbName}.json`, `${JSON.stringify(rows, null, 1)}\n`);
+  };
+  setInterval(write, 2_000).unref();
+}
+
+function keyOf(name: string, command: Record<string, unknown>): string {
+  const collection = String(command[name] ?? '');
+  const filter =
+    command.filter ?? command.query ?? (command.updates as { q?: unknown }[] | undefined)?.[0]?.q;
+  const deletes = (command.deletes as { q?: unknown }[] | undefined)?.[0]?.q;
+  const shape = shapeOf(filter ?? deletes);
+  const pipeline = Array.isArray(command.pipeline)
+    ? ` pipeline:${command.pipeline.map((s) => Object.keys(s as object)[0]).join(',')}`
+    : '';
+  const n = Array.isArray(command.updates)
+    ? ` n~${bucket(command.updates.length)}`
+    : Array.isArray(command.documents)
+      ? ` n~${bucket(command.documents.length)}`
+      : '';
+  return `${collection} ${name} ${shape}${pipeline}${n}`;
+}
+
+function bucket(n: number): string {
+  return n <= 1 ? '1' : n <= 10 ? '≤10' : n <= 100 ? '≤100' : '>100';
+}
+
+function shapeOf(filter: unknown): string {
+  if (!filter || typeof filter !== 'object') return '{}';
+  return `{${Object.entries(filter as Record<string, unknown>)
+    .map(([k, v]) =>
+      v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date)
+        ? `${k}:${
+            Object.keys(v)
+              .filter((o) => o.startsWith('$'))
+              .join('|') || 'obj'
+          }`
+        : k,
+    )
+    .join(',')}}`;
+}
