@@ -44,12 +44,12 @@ it('renders a reference page at /docs from assets the gateway serves itself', as
 
 it('the conformance check refuses an answer the document does not describe', () => {
   const url = `${gatewayUrl()}/v1/affiliates/3f1c2d4e-0000-4000-8000-000000000000`;
-  expect(nonConformance('GET', url, 404, 'application/json', { error: 'Affiliate not found: x' })).toBeNull();
+  expect(
+    nonConformance('GET', url, 404, 'application/json', { error: 'Affiliate not found: x' }),
+  ).toBeNull();
   expect(nonConformance('GET', url, 404, 'application/json', { message: 'nope' })).toMatch(
     /does not match the OpenAPI document/,
   );
   expect(nonConformance('GET', url, 418, 'application/json', {})).toMatch(/does not list/);
-  expect(nonConformance('GET', url, 200, 'application/json', { id: 1 })).toMatch(
-    /does not match/,
-  );
+  expect(nonConformance('GET', url, 200, 'application/json', { id: 1 })).toMatch(/does not match/);
 });

@@ -35,7 +35,9 @@ function setUp() {
   for (const [template, item] of Object.entries(document.paths as Record<string, Json>)) {
     const source = template
       .split('/')
-      .map((part) => (/^\{.+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .map((part) =>
+        /^\{.+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+      )
       .join('/');
     for (const [method, operation] of Object.entries(item)) {
       routes.push({
@@ -97,7 +99,10 @@ export function nonConformance(
   if (validate(body)) return null;
   const problems = (validate.errors ?? [])
     .slice(0, 5)
-    .map((e) => `${e.instancePath || '/'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`)
+    .map(
+      (e) =>
+        `${e.instancePath || '/'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`,
+    )
     .join('; ');
   return `${where} with a body that does not match the OpenAPI document: ${problems}`;
 }

@@ -2,11 +2,11 @@
  * The OpenAPI 3.1 document, generated from the contract map. Written at build time by
  * `write-openapi.ts`; the gateway serves it at `/v1/openapi.json`.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { operationList, type Operation } from '../operations';
-import { paginationSchema } from '../views';
+import { responseSchemas } from './components';
 import { toJsonSchema, type JsonSchema } from './json-schema';
-import { errorBodyJsonSchema, errorResponse, errorStatuses, rateLimitHeaders } from './responses';
+import { errorResponse, errorStatuses, rateLimitHeaders } from './responses';
 
 export const API_VERSION = 'v1';
 
@@ -63,10 +63,10 @@ function requestBody(operation: Operation): JsonSchema | undefined {
   };
 }
 
-function successResponse(operation: Operation): JsonSchema {
+function successResponse(operation: Operation, bodies: Record<string, JsonSchema>): JsonSchema {
   const { response } = operation;
   const type = response.contentType ?? 'application/json';
-  const schema = response.body ? toJsonSchema(response.body, 'output') : { type: 'string' };
+  const schema = bodies[operation.name] ?? { type: 'string' };
   return {
     description: response.description,
     ...(operation.auth === 'apiSecret' ? { headers: rateLimitHeaders() } : {}),
@@ -74,9 +74,13 @@ function successResponse(operation: Operation): JsonSchema {
   };
 }
 
-function operationObject(operation: Operation, operationId: string): JsonSchema {
+function operationObject(
+  operation: Operation,
+  operationId: string,
+  bodies: Record<string, JsonSchema>,
+): JsonSchema {
   const responses: JsonSchema = {
-    [String(operation.response.status)]: successResponse(operation),
+    [String(operation.response.status)]: successResponse(operation, bodies),
   };
   for (const status of errorStatuses(operation)) responses[String(status)] = errorResponse(status);
   const body = requestBody(operation);
@@ -94,14 +98,19 @@ function operationObject(operation: Operation, operationId: string): JsonSchema 
 }
 
 export function buildOpenApiDocument(): JsonSchema {
+  const served = operationList().filter((operation) => operation.http);
+  const withBody: Record<string, z.ZodType> = {};
+  for (const operation of served) {
+    if (operation.response.body) withBody[operation.name] = operation.response.body;
+  }
+  const { components, byKey: bodies } = responseSchemas(withBody);
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  for (const operation of operationList()) {
-    if (!operation.http) continue;
-    const path = openApiPath(operation.http.path);
-    const item = (paths[path] ??= {});
-    item[operation.http.method] = operationObject(operation, operation.name);
-    for (const alias of operation.http.aliases ?? []) {
-      item[alias] = operationObject(operation, `${operation.name}_${alias}`);
+  for (const operation of served) {
+    const http = operation.http!;
+    const item = (paths[openApiPath(http.path)] ??= {});
+    item[http.method] = operationObject(operation, operation.name, bodies);
+    for (const alias of http.aliases ?? []) {
+      item[alias] = operationObject(operation, `${operation.name}_${alias}`, bodies);
     }
   }
   return {
@@ -110,7 +119,7 @@ export function buildOpenApiDocument(): JsonSchema {
       title: 'Affiliate platform API',
       version: API_VERSION,
       description:
-        'Affiliates, links, referrals, commissions and payouts of a merchant\'s affiliate program. ' +
+        "Affiliates, links, referrals, commissions and payouts of a merchant's affiliate program. " +
         'Authenticate with HTTP Basic: the API secret is the username, the password is empty. ' +
         'Request bodies may be form-encoded or JSON. List endpoints answer the pagination ' +
         'envelope `{pagination, data}` (`page`, `limit`: default 25, maximum 100). Related ' +
@@ -135,10 +144,7 @@ export function buildOpenApiDocument(): JsonSchema {
             '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` with the processor signing secret.',
         },
       },
-      schemas: {
-        Error: errorBodyJsonSchema(),
-        Pagination: toJsonSchema(paginationSchema, 'output'),
-      },
+      schemas: components,
     },
   };
 }

@@ -1,7 +1,6 @@
 /** Error responses every route of a kind can answer, and the error body they share. */
-import { errorBodySchema } from '../views';
 import type { Auth, Operation } from '../operations/operation';
-import { toJsonSchema, type JsonSchema } from './json-schema';
+import type { JsonSchema } from './json-schema';
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Malformed request: a bad query parameter (`page`, `limit`, `expand`, a filter) or an unparsable body',
@@ -36,8 +35,6 @@ export function errorStatuses(operation: Operation): number[] {
   return [...all].sort((a, b) => a - b);
 }
 
-export const errorBodyJsonSchema = (): JsonSchema => toJsonSchema(errorBodySchema, 'output');
-
 const RATE_LIMIT_HEADERS = {
   RateLimit: {
     description: 'IETF draft rate-limit fields: `"default";r=<remaining>;t=<seconds until reset>`',
@@ -52,7 +49,9 @@ const RATE_LIMIT_HEADERS = {
 export function errorResponse(status: number): JsonSchema {
   return {
     description: ERROR_DESCRIPTIONS[status] ?? 'Error',
-    ...(status === 429 ? { headers: { ...RATE_LIMIT_HEADERS, 'Retry-After': { schema: { type: 'string' } } } } : {}),
+    ...(status === 429
+      ? { headers: { ...RATE_LIMIT_HEADERS, 'Retry-After': { schema: { type: 'string' } } } }
+      : {}),
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
   };
 }

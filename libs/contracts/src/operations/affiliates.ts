@@ -16,13 +16,17 @@ export const listAffiliates = defineOperation({
   summary: 'List affiliates',
   http: { method: 'get', path: '/v1/affiliates' },
   query: z.object({
-    campaign_id: filter("Only affiliates of this campaign"),
+    campaign_id: filter('Only affiliates of this campaign'),
     email: filter('Only the affiliate with this e-mail address'),
     processor_customer_id: filter('Only the customer referrer with this customer id'),
     ...pageQuery,
     ...expandQuery(AFFILIATE_EXPAND),
   }),
-  response: { status: 200, description: 'A page of affiliates', body: paginatedSchema(affiliateViewSchema) },
+  response: {
+    status: 200,
+    description: 'A page of affiliates',
+    body: paginatedSchema(affiliateViewSchema),
+  },
   errors: [400],
 });
 
@@ -34,7 +38,11 @@ export const createAffiliate = defineOperation({
   summary: 'Create an affiliate (or, with processor_customer_id, a customer referrer)',
   http: { method: 'post', path: '/v1/affiliates' },
   body: createAffiliateBodySchema,
-  response: { status: 200, description: 'The new affiliate, with its campaign and first link', body: affiliateViewSchema },
+  response: {
+    status: 200,
+    description: 'The new affiliate, with its campaign and first link',
+    body: affiliateViewSchema,
+  },
   errors: [400, 422],
 });
 
@@ -108,7 +116,12 @@ export const redeemMagicLink = defineOperation({
     description: 'The merchant and affiliate the link signs in',
     body: z.object({
       merchant_id: z.string(),
-      affiliate: z.object({ id: z.string(), first_name: z.string(), last_name: z.string(), email: z.string() }),
+      affiliate: z.object({
+        id: z.string(),
+        first_name: z.string(),
+        last_name: z.string(),
+        email: z.string(),
+      }),
     }),
   },
   errors: [401],
@@ -124,7 +137,9 @@ export const confirmEmail = defineOperation({
   response: {
     status: 200,
     description: 'The confirmed affiliate',
-    body: z.object({ affiliate: z.object({ id: z.string(), first_name: z.string(), email: z.string() }) }),
+    body: z.object({
+      affiliate: z.object({ id: z.string(), first_name: z.string(), email: z.string() }),
+    }),
   },
   errors: [404, 422],
 });

@@ -15,7 +15,11 @@ export const listCampaigns = defineOperation({
   summary: 'List campaigns',
   http: { method: 'get', path: '/v1/campaigns' },
   query: z.object({ ...pageQuery }),
-  response: { status: 200, description: 'A page of campaigns', body: paginatedSchema(campaignViewSchema) },
+  response: {
+    status: 200,
+    description: 'A page of campaigns',
+    body: paginatedSchema(campaignViewSchema),
+  },
   errors: [400],
 });
 

@@ -15,7 +15,9 @@ export const pageQuery = {
   limit: z
     .string()
     .regex(/^[1-9][0-9]{0,8}$/)
-    .describe('Objects per page (a positive whole number; default 25, larger values are capped at 100)')
+    .describe(
+      'Objects per page (a positive whole number; default 25, larger values are capped at 100)',
+    )
     .optional(),
 };
 
@@ -50,7 +52,10 @@ export function multiValueQuery<const T extends readonly [string, ...string[]]>(
     [name]: commaList(values)
       .describe(`One of ${values.join(', ')} (comma-separate several)`)
       .optional(),
-    [`${name}[]`]: z.array(z.enum(values)).describe(`Several of ${values.join(', ')}`).optional(),
+    [`${name}[]`]: z
+      .array(z.enum(values))
+      .describe(`Several of ${values.join(', ')}`)
+      .optional(),
   };
 }
 

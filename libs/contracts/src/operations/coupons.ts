@@ -16,7 +16,11 @@ export const listCoupons = defineOperation({
   summary: 'List affiliate coupons',
   http: { method: 'get', path: '/v1/affiliate_coupons' },
   query: z.object({ affiliate_id: filter("Only this affiliate's coupons"), ...pageQuery }),
-  response: { status: 200, description: 'A page of coupons', body: paginatedSchema(couponViewSchema) },
+  response: {
+    status: 200,
+    description: 'A page of coupons',
+    body: paginatedSchema(couponViewSchema),
+  },
   errors: [400],
 });
 

@@ -80,9 +80,16 @@ export function operationSubject(operation: Operation & { owner: ServiceName }):
 }
 
 /** Operations the gateway proxies to a service after checking the API secret. */
-export function proxiedOperations(): (Operation & { owner: ServiceName; http: NonNullable<Operation['http']> })[] {
+export function proxiedOperations(): (Operation & {
+  owner: ServiceName;
+  http: NonNullable<Operation['http']>;
+})[] {
   return operationList().filter(
-    (operation): operation is Operation & { owner: ServiceName; http: NonNullable<Operation['http']> } =>
-      operation.auth === 'apiSecret' && operation.owner !== 'gateway' && operation.http !== undefined,
+    (
+      operation,
+    ): operation is Operation & { owner: ServiceName; http: NonNullable<Operation['http']> } =>
+      operation.auth === 'apiSecret' &&
+      operation.owner !== 'gateway' &&
+      operation.http !== undefined,
   );
 }

@@ -21,7 +21,11 @@ export const listPayouts = defineOperation({
     ...pageQuery,
     ...expandQuery(['affiliate', 'commissions']),
   }),
-  response: { status: 200, description: 'A page of payouts', body: paginatedSchema(payoutViewSchema) },
+  response: {
+    status: 200,
+    description: 'A page of payouts',
+    body: paginatedSchema(payoutViewSchema),
+  },
   errors: [400],
 });
 

@@ -37,7 +37,11 @@ export const recordVisit = defineOperation({
   summary: 'Record a visit through an affiliate link (creates or refreshes a referral)',
   http: { method: 'post', path: '/t/v1/visits' },
   body: visitBodySchema.extend({ key }),
-  response: { status: 200, description: 'The referral to remember in a cookie', body: visitAnswerSchema },
+  response: {
+    status: 200,
+    description: 'The referral to remember in a cookie',
+    body: visitAnswerSchema,
+  },
   errors: [400, 404, 422],
 });
 

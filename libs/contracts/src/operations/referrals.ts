@@ -26,7 +26,11 @@ export const listReferrals = defineOperation({
     ...pageQuery,
     ...expandQuery(['affiliate']),
   }),
-  response: { status: 200, description: 'A page of referrals', body: paginatedSchema(referralViewSchema) },
+  response: {
+    status: 200,
+    description: 'A page of referrals',
+    body: paginatedSchema(referralViewSchema),
+  },
   errors: [400],
 });
 

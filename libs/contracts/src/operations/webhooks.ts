@@ -44,7 +44,11 @@ export const createWebhookEndpoint = defineOperation({
   summary: 'Create a webhook endpoint (answers its signing secret, once)',
   http: { method: 'post', path: '/v1/webhook_endpoints' },
   body: z.object({ url, events: events.optional(), enabled: optionalBoolean('Enabled') }),
-  response: { status: 200, description: 'The new endpoint, with `secret`', body: webhookEndpointViewSchema },
+  response: {
+    status: 200,
+    description: 'The new endpoint, with `secret`',
+    body: webhookEndpointViewSchema,
+  },
   errors: [400, 422],
 });
 
@@ -114,6 +118,10 @@ export const redeliverWebhookDelivery = defineOperation({
   summary: 'Send a delivery again (same webhook-id, a new 3-day retry window)',
   http: { method: 'post', path: '/v1/webhook_deliveries/:id/redeliver' },
   params: idParams,
-  response: { status: 200, description: 'The delivery, due at once', body: webhookDeliveryViewSchema },
+  response: {
+    status: 200,
+    description: 'The delivery, due at once',
+    body: webhookDeliveryViewSchema,
+  },
   errors: [404],
 });

@@ -6,7 +6,10 @@ import { callContext, idParam } from './call-context';
 
 export function campaignRpc(
   campaigns: CampaignUseCases,
-): Pick<RpcHandlers<'affiliate'>, 'listCampaigns' | 'createCampaign' | 'getCampaign' | 'updateCampaign'> {
+): Pick<
+  RpcHandlers<'affiliate'>,
+  'listCampaigns' | 'createCampaign' | 'getCampaign' | 'updateCampaign'
+> {
   return {
     listCampaigns: async (req, rpc) =>
       ok(await campaigns.list(callContext(req, rpc), parsePageRequest(req.query))),

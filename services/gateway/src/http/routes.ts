@@ -24,7 +24,9 @@ export function apiRoutes(operations = proxiedOperations()): Route[] {
   // Literal segments first, so `/v1/payouts/generate` is never taken for `/v1/payouts/:id`:
   // a parameter sorts after any literal at the same position.
   const key = (path: string) => path.replace(/:[A-Za-z0-9_]+/g, '\uffff');
-  return routes.sort((a, b) => (key(a.path) < key(b.path) ? -1 : key(a.path) > key(b.path) ? 1 : 0));
+  return routes.sort((a, b) =>
+    key(a.path) < key(b.path) ? -1 : key(a.path) > key(b.path) ? 1 : 0,
+  );
 }
 
 /** The Express path of an operation the gateway serves itself (public and reference routes). */
