@@ -47,7 +47,8 @@ merchant=$(MONGO_URL=$(node -p "require('$runtime').mongo_url") NATS_URL=$(node 
 secret=$(node -p 'JSON.parse(process.argv[1]).api_secret' "$merchant")
 
 echo "[fuzz] schemathesis on $gateway (max $MAX_EXAMPLES examples per operation, ${MAX_TIME}s budget)"
-schemathesis --no-color run "$gateway/v1/openapi.json" \
+# From the temp dir: schemathesis keeps a cache in its working directory.
+(cd "$work" && schemathesis --no-color run "$gateway/v1/openapi.json" \
   --url "$gateway" \
   --auth "$secret:" \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
@@ -56,7 +57,7 @@ schemathesis --no-color run "$gateway/v1/openapi.json" \
   --max-time "$MAX_TIME" \
   --workers 2 \
   --seed "${FUZZ_SEED:-1}" \
-  --output-truncate true
+  --output-truncate true)
 status=$?
 if [ "$status" -ne 0 ]; then
   echo "[fuzz] service logs with errors:"
