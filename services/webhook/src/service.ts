@@ -17,6 +17,7 @@ import { startDuePoller } from './consumers/due-deliveries.poller';
 import { AttemptRepository } from './data/attempt.repository';
 import { attemptModel } from './data/attempt.schema';
 import { DeliveryClaims } from './data/delivery-claims';
+import { DeliveriesHandoff } from './consumers/deliveries-handoff';
 import { DeliveryRepository } from './data/delivery.repository';
 import { deliveryModel } from './data/delivery.schema';
 import { EndpointDirectory } from './data/endpoint-directory';
@@ -40,6 +41,8 @@ export interface RunningService {
 
 /** A claim outlives the request's deadline by this much before another sender may take over. */
 const LEASE_MARGIN_MS = 5000;
+/** How long an event's ack waits for its fresh deliveries' first answers before scheduling them. */
+const FIRST_ATTEMPT_WAIT_MS = 2000;
 
 export async function startWebhookService(
   config: WebhookConfig,
@@ -66,22 +69,20 @@ export async function startWebhookService(
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
   });
+  const leaseMs = config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
+  const directory = new EndpointDirectory(endpoints, nc);
+  const directoryFollower = directory.follow(nc);
   const attempts = new DeliveryAttempts(
     new DeliveryClaims(deliveries, attemptLog, schedule),
-    endpoints,
+    directory,
     sender,
-    {
-      timeScale: config.WEBHOOK_TIME_SCALE,
-      leaseMs: config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS,
-    },
+    { timeScale: config.WEBHOOK_TIME_SCALE, leaseMs },
   );
   const dispatcher = new DeliveryDispatcher(
     (due) => attempts.attempt(due),
     { concurrency: config.WEBHOOK_CONCURRENCY, perEndpoint: config.WEBHOOK_ENDPOINT_CONCURRENCY },
     log,
   );
-  const directory = new EndpointDirectory(endpoints, nc);
-  const directoryFollower = directory.follow(nc);
   const endpointUseCases = new EndpointUseCases(
     endpoints,
     deliveries,
@@ -106,8 +107,8 @@ export async function startWebhookService(
   );
   const consumers = await startEventConsumers(
     nc,
-    new FanOut(directory, deliveries, schedule),
-    dispatcher,
+    new FanOut(directory, deliveries, schedule, leaseMs),
+    new DeliveriesHandoff(dispatcher, schedule, FIRST_ATTEMPT_WAIT_MS),
     log,
   );
   const poller = startDuePoller(schedule, dispatcher, config.WEBHOOK_POLL_MS, log);

@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
-import type { TenantRepository } from '@aff/mongo';
 import type { Claim, DeliveryClaims } from '../src/data/delivery-claims';
+import type { EndpointDirectory } from '../src/data/endpoint-directory';
 import type { EndpointRecord } from '../src/data/endpoint.schema';
 import { DeliveryAttempts } from '../src/domain/attempts';
 import type { OutboundRequest, SendResult } from '../src/domain/ports';
@@ -23,6 +23,8 @@ const claim: Claim = {
   slot: startedAt,
   requestId: 'req-1',
   startedAt,
+  leaseUntil: new Date(startedAt.getTime() + 15_000),
+  scheduled: true,
   delivery: {
     _id: 'd1',
     merchant_id: 'm1',
@@ -53,7 +55,7 @@ function setUp(answer: SendResult, found: EndpointRecord | null = endpoint) {
       return true;
     },
   } as unknown as DeliveryClaims;
-  const endpoints = { findById: async () => found } as unknown as TenantRepository<EndpointRecord>;
+  const endpoints = { find: async () => found } as unknown as EndpointDirectory;
   const sender = {
     send: async (request: OutboundRequest) => {
       sent.push(request);

@@ -1,7 +1,7 @@
 /**
- * The delivery store over the real MongoDB-protocol server (FerretDB locally): the unique
- * (event, endpoint) key, subscription matching, due look-up, and claims that only one sender
- * wins even though FerretDB applies conditional updates non-atomically.
+ * The delivery store over the real MongoDB-protocol server: the unique (event, endpoint) key,
+ * subscription matching, fresh deliveries claimed by their fan-out, due look-up, and claims
+ * (leases on the delivery) that only one sender wins.
  */
 import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
@@ -16,6 +16,7 @@ import { ScheduleRepository } from '../src/data/schedule.repository';
 import { scheduleModel } from '../src/data/schedule.schema';
 import { EndpointDirectory } from '../src/data/endpoint-directory';
 import { FanOut } from '../src/domain/fan-out';
+import { INTERRUPTED } from '../src/domain/views';
 
 let mongo: Connection;
 let deliveries: DeliveryRepository;
@@ -79,12 +80,27 @@ describe('fan-out into the delivery store', () => {
     const some = await addEndpoint(['affiliate.created']);
     await addEndpoint(['campaign.created']);
     await addEndpoint(['*'], false);
-    const fanOut = new FanOut(new EndpointDirectory(endpoints), deliveries, schedule);
+    const fanOut = new FanOut(new EndpointDirectory(endpoints), deliveries, schedule, 10_000);
 
     const created = await fanOut.handle(event('affiliate.created'), { traceparent: 'tp' });
     expect(created.map((d) => d.endpoint_id).sort()).toEqual([all._id, some._id].sort());
-    const scheduled = await schedule.findDue(new Date(), 1000, []);
-    for (const due of created) expect(scheduled).toContainEqual(due);
+    // Each is held for its first attempt by this fan-out, and not on the schedule (yet).
+    const scheduled = (await schedule.findDue(new Date(), 1000, [])).map((e) => e.id);
+    for (const due of created) {
+      expect(scheduled).not.toContain(due.id);
+      expect(due.held?.token).toEqual(expect.any(String));
+      expect(await deliveries.tenant.findById(merchant, due.id)).toMatchObject({
+        lease_token: due.held!.token,
+        state: 'pending',
+      });
+      // Nobody else can take it while the lease runs…
+      const { held, ...offered } = due;
+      expect(await claims.claim(offered, new Date(), 10_000)).toBeNull();
+      // …but the fan-out's own sender may renew it (its attempt waited in a lane too long).
+      const renewed = await claims.claim(due, new Date(), 10_000);
+      expect(renewed?.token).not.toBe(held!.token);
+      expect(await attempts.forDeliveries(merchant, [due.id])).toEqual([]);
+    }
 
     const later = await addEndpoint(['*'], true, new Date(Date.now() + 60_000));
     const before = await fanOut.handle(event('affiliate.created'), {});
@@ -93,13 +109,16 @@ describe('fan-out into the delivery store', () => {
 
   it('creates nothing twice when the same event comes again, but schedules what a crash cut off', async () => {
     await addEndpoint(['payout.paid']);
-    const fanOut = new FanOut(new EndpointDirectory(endpoints), deliveries, schedule);
+    const fanOut = new FanOut(new EndpointDirectory(endpoints), deliveries, schedule, 10_000);
     const paid = event('payout.paid');
-    const [due] = await fanOut.handle(paid, {});
+    const [fresh] = await fanOut.handle(paid, {});
+    const { held: _held, ...due } = fresh!;
+    // Seen again before its first attempt answered (the process died): it is scheduled.
     expect(await fanOut.handle(paid, {})).toEqual([]);
     expect(await deliveries.tenant.findMany(merchant, { event_id: paid.id })).toHaveLength(1);
+    expect(await schedule.findDue(new Date(), 1000, [])).toContainEqual(due);
 
-    await schedule.remove(due!.id);
+    await schedule.remove(due.id);
     await fanOut.handle(paid, {});
     expect(await schedule.findDue(new Date(), 1000, [])).toContainEqual(due);
   });
@@ -107,7 +126,7 @@ describe('fan-out into the delivery store', () => {
   it('ignores internal event types', async () => {
     await addEndpoint(['*']);
     expect(
-      await new FanOut(new EndpointDirectory(endpoints), deliveries, schedule).handle(
+      await new FanOut(new EndpointDirectory(endpoints), deliveries, schedule, 10_000).handle(
         event('charge.attributed'),
         {},
       ),
@@ -178,11 +197,15 @@ describe('claims on a delivery slot', () => {
     );
     const winners = takers.filter(Boolean);
     expect(winners).toHaveLength(1);
-    expect(winners[0]!.token).toBe(`${dead!.token}:1`);
+    expect(winners[0]!.token).not.toBe(dead!.token);
+    // The lost attempt is in the log at once, as interrupted.
+    const [lost] = await attempts.forDeliveries(merchant, [d._id]);
+    expect(lost).toMatchObject({ _id: dead!.token, error: INTERRUPTED, response_status: null });
     const delivered = { state: 'delivered' as const, next_attempt_at: null, first_attempt_at: now };
-    // Both sent; whichever finishes first decides, the other only logs.
-    expect(await claims.finish(dead!, result, delivered)).toBe(true);
-    expect(await claims.finish(winners[0]!, result, delivered)).toBe(false);
+    // The sender presumed dead answers late: only the holder of the slot decides.
+    expect(await claims.finish(dead!, result, delivered)).toBe(false);
+    expect((await stored(d._id)).state).toBe('pending');
+    expect(await claims.finish(winners[0]!, result, delivered)).toBe(true);
     expect((await stored(d._id)).state).toBe('delivered');
     expect(await attempts.forDeliveries(merchant, [d._id])).toHaveLength(2);
   });

@@ -1,7 +1,7 @@
 /**
  * Durable JetStream consumers of every public domain event (one per stream that carries any):
  * thin — the fan-out use case writes the deliveries, then they are handed to the senders. The
- * event is acked once its deliveries are stored; sending never holds up the stream.
+ * event is acked once each delivery has answered or is on the schedule (deliveries-handoff.ts).
  */
 import { PUBLIC_EVENT_TYPES, STREAMS, eventSubject } from '@aff/contracts';
 import type { Logger } from '@aff/logging';
@@ -12,7 +12,7 @@ import {
   type RunningConsumer,
 } from '@aff/messaging';
 import type { FanOut } from '../domain/fan-out';
-import type { DeliveryQueue } from '../domain/ports';
+import type { DeliveriesHandoff } from './deliveries-handoff';
 
 export const DURABLE_NAME = 'webhook-fan-out';
 
@@ -31,7 +31,7 @@ export function publicSubjectsByStream(): { stream: string; subjects: string[] }
 export async function startEventConsumers(
   nc: NatsConnection,
   fanOut: FanOut,
-  queue: DeliveryQueue,
+  handoff: DeliveriesHandoff,
   log: Logger,
 ): Promise<RunningConsumer[]> {
   const running: RunningConsumer[] = [];
@@ -49,7 +49,7 @@ export async function startEventConsumers(
             ...(traceparent ? { traceparent } : {}),
             ...(tracestate ? { tracestate } : {}),
           };
-          queue.offer(await fanOut.handle(event, trace));
+          await handoff.handOver(await fanOut.handle(event, trace));
         },
       }),
     );

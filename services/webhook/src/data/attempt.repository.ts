@@ -1,36 +1,30 @@
-/** Attempts of deliveries: each one both the claim on a slot and its line in the delivery log. */
+/** The delivery log: one line per attempt, written in batches. */
 import type { Model } from 'mongoose';
-import { isDuplicateKeyError } from '@aff/mongo';
+import { Batcher } from '@aff/messaging';
+import { insertManyUnordered, isDuplicateKeyError } from '@aff/mongo';
 import type { AttemptRecord } from './attempt.schema';
 
 export type AttemptResult = Pick<AttemptRecord, 'response_status' | 'duration_ms' | 'error'>;
 
 export class AttemptRepository {
-  constructor(private readonly model: Model<AttemptRecord>) {}
+  /** Lines logged together share one unordered `insertMany`. */
+  private readonly lines: Batcher<AttemptRecord>;
 
-  /** False when the id exists: someone else holds (or held) this claim. */
-  async insertOnce(record: AttemptRecord): Promise<boolean> {
-    try {
-      await this.model.collection.insertOne(record as never);
-      return true;
-    } catch (error) {
-      if (isDuplicateKeyError(error)) return false;
-      throw error;
-    }
+  constructor(private readonly model: Model<AttemptRecord>) {
+    this.lines = new Batcher<AttemptRecord>({
+      // A line already there (its id is the claim's token) was logged before a crash or retry.
+      flush: async (records) =>
+        (
+          await insertManyUnordered(model, records).catch((error: unknown) =>
+            records.map(() => error as Error),
+          )
+        ).map((result) => (result && isDuplicateKeyError(result) ? undefined : result)),
+    });
   }
 
-  async findById(id: string): Promise<AttemptRecord | null> {
-    return this.model.findById(id).lean<AttemptRecord>().exec();
-  }
-
-  async deleteById(id: string): Promise<void> {
-    await this.model.deleteOne({ _id: id }).exec();
-  }
-
-  async recordResult(id: string, result: AttemptResult, finishedAt: Date): Promise<void> {
-    await this.model
-      .updateOne({ _id: id }, { $set: { ...result, finished_at: finishedAt } })
-      .exec();
+  /** Logs a finished (or interrupted) attempt; a repeat of the same id changes nothing. */
+  async log(record: AttemptRecord): Promise<void> {
+    await this.lines.push(record);
   }
 
   /** Attempts of the given deliveries, oldest first. */

@@ -1,9 +1,9 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 
 /**
- * One attempt of one delivery. Its id is the claim on one scheduled slot of that delivery,
- * `<delivery id>:<slot ms>` (then `:1`, `:2` … when a crashed sender's slot is taken over):
- * inserting it is the claim, because a unique insert is the one write FerretDB makes atomic.
+ * One line of the delivery log: an attempt of one delivery, written once it has an answer (or,
+ * for a sender that died mid-attempt, by the sender that takes its slot over, as interrupted).
+ * Its id is the claim's token, so an attempt is logged once however often that is retried.
  */
 export interface AttemptRecord {
   _id: string;
@@ -13,7 +13,7 @@ export interface AttemptRecord {
   /** The `request.id` of the body sent. */
   request_id: string;
   started_at: Date;
-  /** Nobody else attempts this slot before then; after it, an unfinished attempt was interrupted. */
+  /** Until then nobody else attempted this slot. */
   lease_until: Date;
   finished_at: Date | null;
   response_status: number | null;

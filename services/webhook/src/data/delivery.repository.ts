@@ -5,6 +5,21 @@ import type { DueDelivery } from '../domain/ports';
 import type { AttemptOutcome } from '../domain/retry-schedule';
 import type { DeliveryRecord } from './delivery.schema';
 
+/** Who holds a delivery's slot, and until when. */
+export interface Lease {
+  lease_until: Date;
+  lease_token: string;
+  lease_request_id: string;
+  lease_started_at: Date;
+}
+
+const NO_LEASE = {
+  lease_until: null,
+  lease_token: null,
+  lease_request_id: null,
+  lease_started_at: null,
+};
+
 export class DeliveryRepository {
   readonly tenant: TenantRepository<DeliveryRecord>;
 
@@ -31,19 +46,52 @@ export class DeliveryRepository {
       .exec();
   }
 
-  /** The delivery, if it is still pending at `slot` (not finished or redelivered since). */
-  async findPendingAt(merchantId: string, id: string, slot: Date): Promise<DeliveryRecord | null> {
-    const delivery = await this.tenant.findById(merchantId, id);
-    const current = delivery?.state === 'pending' && delivery.next_attempt_at;
-    return current && new Date(current).getTime() === slot.getTime() ? delivery : null;
+  /**
+   * Takes the slot `slot` of a pending delivery for `lease`: only while the delivery is still at
+   * that slot and nobody holds it (or the holder's lease ran out, or the holder is the caller
+   * renewing its own lease, `ownToken`). Returns the delivery as it was
+   * before (its lease fields tell of an interrupted holder), or null.
+   */
+  async claimSlot(
+    merchantId: string,
+    id: string,
+    slot: Date,
+    now: Date,
+    lease: Lease,
+    ownToken?: string,
+  ): Promise<DeliveryRecord | null> {
+    const free: Record<string, unknown>[] = [{ lease_until: null }, { lease_until: { $lte: now } }];
+    if (ownToken) free.push({ lease_token: ownToken });
+    return this.model
+      .findOneAndUpdate(
+        {
+          _id: id,
+          merchant_id: merchantId,
+          state: 'pending',
+          next_attempt_at: slot,
+          $or: free,
+        },
+        { $set: lease },
+        { new: false },
+      )
+      .lean<DeliveryRecord>()
+      .exec();
   }
 
-  /** Applies an attempt's outcome if the delivery is still at the slot the attempt claimed. */
-  async applyOutcome(id: string, slot: Date, outcome: AttemptOutcome): Promise<boolean> {
+  /**
+   * Applies an attempt's outcome if its claim still holds the slot (a redeliver or a takeover may
+   * have replaced it), and lets the slot go.
+   */
+  async applyOutcome(
+    id: string,
+    slot: Date,
+    token: string,
+    outcome: AttemptOutcome,
+  ): Promise<boolean> {
     const result = await this.model
       .updateOne(
-        { _id: id, state: 'pending', next_attempt_at: slot },
-        { $set: { ...outcome, updated_at: new Date() } },
+        { _id: id, state: 'pending', next_attempt_at: slot, lease_token: token },
+        { $set: { ...outcome, ...NO_LEASE, updated_at: new Date() } },
       )
       .exec();
     return result.matchedCount > 0;
@@ -59,6 +107,7 @@ export class DeliveryRepository {
             state: 'pending',
             next_attempt_at: now,
             first_attempt_at: null,
+            ...NO_LEASE,
             updated_at: now,
           },
         },

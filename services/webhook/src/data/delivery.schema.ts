@@ -25,6 +25,15 @@ export interface DeliveryRecord {
    * attempt's outcome applies only while the slot is still the one it claimed.
    */
   next_attempt_at: Date | null;
+  /**
+   * The sender attempting the current slot holds it until `lease_until`; past that, it is taken
+   * to have died and another may attempt the slot (and logs the lost attempt as interrupted).
+   * All null while nobody holds it. A fresh delivery is inserted already held by its fan-out.
+   */
+  lease_until?: Date | null;
+  lease_token?: string | null;
+  lease_request_id?: string | null;
+  lease_started_at?: Date | null;
   created_at: Date;
   updated_at: Date;
   pending_events: StoredPendingEvent[];
@@ -43,6 +52,10 @@ const schema = new Schema<DeliveryRecord>(
     state: { type: String, required: true },
     first_attempt_at: { type: Date, default: null },
     next_attempt_at: { type: Date, default: null },
+    lease_until: { type: Date, default: null },
+    lease_token: { type: String, default: null },
+    lease_request_id: { type: String, default: null },
+    lease_started_at: { type: Date, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     pending_events: { type: Schema.Types.Mixed, default: () => [] },

@@ -30,6 +30,15 @@ export class EndpointDirectory {
     return endpoints;
   }
 
+  /** One endpoint of the merchant: from the enabled ones in memory, else (disabled, deleted) stored. */
+  async find(merchantId: string, endpointId: string): Promise<EndpointRecord | null> {
+    const enabled = await this.enabledOf(merchantId);
+    return (
+      enabled.find((endpoint) => endpoint._id === endpointId) ??
+      this.endpoints.findById(merchantId, endpointId)
+    );
+  }
+
   /** After a change through this replica: forget here, and tell the others. */
   changed(merchantId: string): void {
     this.cache.delete(merchantId);

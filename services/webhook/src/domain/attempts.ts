@@ -3,8 +3,8 @@
  * request, log the attempt and store what comes next. The same use case serves a fresh event,
  * a poller tick and a redeliver.
  */
-import type { TenantRepository } from '@aff/mongo';
-import type { DeliveryClaims } from '../data/delivery-claims';
+import type { Claim, DeliveryClaims } from '../data/delivery-claims';
+import type { EndpointDirectory } from '../data/endpoint-directory';
 import type { DeliveryRecord } from '../data/delivery.schema';
 import type { EndpointRecord } from '../data/endpoint.schema';
 import { recordAttempt } from '../outbound/delivery-metrics';
@@ -23,18 +23,18 @@ export interface AttemptSettings {
 export class DeliveryAttempts {
   constructor(
     private readonly claims: DeliveryClaims,
-    private readonly endpoints: TenantRepository<EndpointRecord>,
+    private readonly endpoints: EndpointDirectory,
     private readonly sender: WebhookSender,
     private readonly settings: AttemptSettings,
   ) {}
 
   /** Makes one attempt if the delivery is due and free; false when there was nothing to do. */
   async attempt(due: DueDelivery): Promise<boolean> {
-    const claim = await this.claims.claim(due, new Date(), this.settings.leaseMs);
+    const claim = await this.claimOf(due);
     if (!claim) return false;
     const { delivery } = claim;
     const firstAttemptAt = delivery.first_attempt_at ?? claim.startedAt;
-    const endpoint = await this.endpoints.findById(delivery.merchant_id, delivery.endpoint_id);
+    const endpoint = await this.endpoints.find(delivery.merchant_id, delivery.endpoint_id);
 
     let result: SendResult;
     let outcome: AttemptOutcome;
@@ -66,6 +66,17 @@ export class DeliveryAttempts {
     );
     recordAttempt(delivery.endpoint_id, outcome.state === 'pending' ? 'retrying' : outcome.state);
     return true;
+  }
+
+  /**
+   * A fresh delivery comes with the claim it was inserted with; one that waited in a lane past
+   * its lease claims its slot again like any other.
+   */
+  private async claimOf(due: DueDelivery): Promise<Claim | null> {
+    const now = new Date();
+    if (due.held && due.held.leaseUntil.getTime() > now.getTime() + this.settings.leaseMs / 2)
+      return due.held;
+    return this.claims.claim(due, now, this.settings.leaseMs);
   }
 
   private async send(

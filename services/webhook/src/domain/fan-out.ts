@@ -1,10 +1,15 @@
 /**
  * One domain event → one delivery per enabled endpoint of its merchant subscribed to its type.
- * The unique (event, endpoint) index makes a redelivered event create nothing twice.
+ * The unique (event, endpoint) index makes a redelivered event create nothing twice. A new
+ * delivery is inserted already claimed by this process for its first attempt, and without a
+ * schedule entry: the consumer hands it to the senders and acknowledges the event only once
+ * each attempt has answered or been scheduled (see consumers/deliveries-handoff.ts), so a crash
+ * before then redelivers the event, which schedules what it finds unattempted.
  */
 import { randomUUID } from 'node:crypto';
 import type { EventEnvelope } from '@aff/contracts';
-import { toDue, type DeliveryRepository } from '../data/delivery.repository';
+import { DeliveryClaims } from '../data/delivery-claims';
+import { toDue, type DeliveryRepository, type Lease } from '../data/delivery.repository';
 import type { DeliveryRecord } from '../data/delivery.schema';
 import type { EndpointRecord } from '../data/endpoint.schema';
 import type { EndpointDirectory } from '../data/endpoint-directory';
@@ -18,6 +23,7 @@ export class FanOut {
     private readonly endpoints: EndpointDirectory,
     private readonly deliveries: DeliveryRepository,
     private readonly schedule: ScheduleRepository,
+    private readonly leaseMs: number,
   ) {}
 
   /** The deliveries this call created, due at once. */
@@ -34,16 +40,19 @@ export class FanOut {
     if (endpoints.length === 0) return [];
     const objectJson = JSON.stringify(toWebhookObject(event.type, event.data));
     const created: DueDelivery[] = [];
-    for (const endpoint of endpoints) {
-      const record = newDelivery(event, endpoint, objectJson, trace);
-      if (await this.deliveries.insertOnce(record)) {
-        const due = toDue(record);
-        await this.schedule.set(due);
-        created.push(due);
-      } else {
-        await this.rescheduleExisting(event.id, endpoint._id);
-      }
-    }
+    await Promise.all(
+      endpoints.map(async (endpoint) => {
+        const record = newDelivery(event, endpoint, objectJson, trace, this.leaseMs);
+        if (await this.deliveries.insertOnce(record)) {
+          created.push({
+            ...toDue(record),
+            held: DeliveryClaims.held({ ...record, pending_events: [] }),
+          });
+        } else {
+          await this.rescheduleExisting(event.id, endpoint._id);
+        }
+      }),
+    );
     return created;
   }
 
@@ -61,9 +70,11 @@ function newDelivery(
   endpoint: EndpointRecord,
   objectJson: string,
   trace: TraceCarrier,
-): Omit<DeliveryRecord, 'pending_events'> {
+  leaseMs: number,
+): Omit<DeliveryRecord, 'pending_events'> & Lease {
   const now = new Date();
   return {
+    ...DeliveryClaims.lease(now, leaseMs),
     _id: randomUUID(),
     merchant_id: event.merchant_id,
     endpoint_id: endpoint._id,

@@ -1,4 +1,5 @@
 /** What the use cases need from the outside world, so they stay free of I/O details. */
+import type { Claim } from '../data/delivery-claims';
 
 /** Who is asking: the tenant. */
 export interface CallContext {
@@ -37,9 +38,11 @@ export interface DueDelivery {
   /** `next_attempt_at` in ms: the attempt claims this slot, so a stale offer claims nothing. */
   slot: number;
   endpoint_id: string;
+  /** A fresh delivery's own claim (it was inserted leased to this process). */
+  held?: Claim;
 }
 
 /** Hands due deliveries to the senders at once; what does not fit waits for the poller. */
 export interface DeliveryQueue {
-  offer(due: DueDelivery[]): void;
+  offer(due: DueDelivery[]): unknown;
 }

@@ -19,6 +19,11 @@ export interface DispatcherOptions {
   maxQueued?: number;
 }
 
+export interface Offered {
+  running: { due: DueDelivery; done: Promise<void> }[];
+  refused: DueDelivery[];
+}
+
 export class DeliveryDispatcher implements DeliveryQueue {
   private readonly pool: queueAsPromised<DueDelivery, void>;
   private readonly lanes = new Map<string, queueAsPromised<DueDelivery, void>>();
@@ -44,16 +49,26 @@ export class DeliveryDispatcher implements DeliveryQueue {
     }, options.concurrency);
   }
 
-  /** Queues what fits; anything else is left to the poller, which finds it due in the database. */
-  offer(due: DueDelivery[]): void {
+  /**
+   * Queues what fits; anything else is left to the poller, which finds it due in the database.
+   * Tells which were taken (with a promise of their attempt's end) and which were turned away.
+   */
+  offer(due: DueDelivery[]): Offered {
+    const offered: Offered = { running: [], refused: [] };
     for (const item of due) {
-      if (this.stopped || this.queued.size >= this.maxQueued) return;
+      if (this.stopped || this.queued.size >= this.maxQueued) {
+        offered.refused.push(item);
+        continue;
+      }
       const key = `${item.id}:${item.slot}`;
       if (this.queued.has(key)) continue;
       const lane = this.laneOf(item.endpoint_id);
-      if (lane.length() + lane.running() >= this.laneBacklog) continue;
+      if (lane.length() + lane.running() >= this.laneBacklog) {
+        offered.refused.push(item);
+        continue;
+      }
       this.queued.add(key);
-      void lane
+      const running = lane
         .push(item)
         .catch((error: unknown) => this.log.error({ err: error }, 'delivery lane failed'))
         .finally(() => {
@@ -62,7 +77,9 @@ export class DeliveryDispatcher implements DeliveryQueue {
             this.lanes.delete(item.endpoint_id);
           }
         });
+      offered.running.push({ due: item, done: running });
     }
+    return offered;
   }
 
   /** How many more ids the poller may hand over. */
