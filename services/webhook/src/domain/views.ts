@@ -1,21 +1,16 @@
 /** Records to the JSON the REST API returns. Pure functions. */
+import type { WebhookAttemptView, WebhookDeliveryView, WebhookEndpointView } from '@aff/contracts';
 import type { AttemptRecord } from '../data/attempt.schema';
-import type { DeliveryRecord, DeliveryState } from '../data/delivery.schema';
+import type { DeliveryRecord } from '../data/delivery.schema';
 import type { EndpointRecord } from '../data/endpoint.schema';
 
 const iso = (date: Date | null): string | null => (date ? new Date(date).toISOString() : null);
 const isoRequired = (date: Date): string => new Date(date).toISOString();
 
-export interface EndpointView {
-  id: string;
-  url: string;
-  events: string[];
-  enabled: boolean;
-  created_at: string;
-  updated_at: string;
-  /** Only in the answer to create. */
-  secret?: string;
-}
+/** The REST shapes are the contract map's (`@aff/contracts` views-webhook). */
+export type EndpointView = WebhookEndpointView;
+export type AttemptView = WebhookAttemptView;
+export type DeliveryView = WebhookDeliveryView;
 
 export function toEndpointView(record: EndpointRecord, withSecret = false): EndpointView {
   return {
@@ -27,28 +22,6 @@ export function toEndpointView(record: EndpointRecord, withSecret = false): Endp
     updated_at: isoRequired(record.updated_at),
     ...(withSecret ? { secret: record.secret } : {}),
   };
-}
-
-export interface AttemptView {
-  /** The `request.id` of the body sent. */
-  request_id: string;
-  attempted_at: string;
-  response_status: number | null;
-  /** Null while the attempt is in flight. */
-  duration_ms: number | null;
-  error: string | null;
-}
-
-export interface DeliveryView {
-  id: string;
-  endpoint_id: string;
-  event_id: string;
-  event_type: string;
-  state: DeliveryState;
-  attempts: AttemptView[];
-  next_attempt_at: string | null;
-  created_at: string;
-  updated_at: string;
 }
 
 export const INTERRUPTED = 'Interrupted: the sender stopped before recording an answer';
