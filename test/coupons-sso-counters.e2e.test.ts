@@ -27,11 +27,12 @@ describe('/v1/affiliate_coupons', () => {
       processor_coupon_id: 'co_1',
     });
     expect(created.status).toBe(200);
+    // Sent under the older names (still accepted), shown as token / external_id.
     expect(created.body).toMatchObject({
-      code,
+      token: code,
       affiliate_id: affiliate.id,
       campaign_id: affiliate.campaign.id,
-      processor_coupon_id: 'co_1',
+      external_id: 'co_1',
       leads: 0,
       conversions: 0,
       archived: false,
@@ -44,14 +45,14 @@ describe('/v1/affiliate_coupons', () => {
     expect(dup.status).toBe(422);
     expect(dup.body).toEqual({
       error: 'Could not create affiliate coupon.',
-      details: ['Code has already been taken'],
+      details: ['Token has already been taken'],
     });
     const bad = await client.post('/v1/affiliate_coupons', {
       affiliate_id: '77777777-7777-4777-8777-777777777777',
       code: 'no spaces',
     });
     expect(bad.body.details).toEqual([
-      'Code may only contain letters, numbers, dashes and underscores',
+      'Token may only contain letters, numbers, dashes and underscores',
     ]);
     const other = await createMerchant();
     expect((await api(other.api_secret).get('/v1/affiliate_coupons')).body.data).toEqual([]);
@@ -92,7 +93,7 @@ describe('/v1/affiliate_coupons', () => {
       );
       return res.body.data[0]?.conversions === 1 ? res.body.data[0] : undefined;
     });
-    expect(coupon).toMatchObject({ code, leads: 1, conversions: 1 });
+    expect(coupon).toMatchObject({ token: code, leads: 1, conversions: 1 });
   });
 });
 

@@ -29,7 +29,7 @@ const tables: Record<(typeof SERVICES)[number], Record<string, RpcHandler>> = {
     ...emailRpc(none),
   },
   tracking: trackingRpc(none),
-  commission: commissionRpc(none),
+  commission: commissionRpc(none, none),
   payout: payoutRpc(none),
   webhook: { ...endpointRpc(none), ...deliveryRpc(none) },
 };

@@ -71,5 +71,8 @@ export function api(secret: string, baseUrl?: string) {
       request<T>('POST', path, { secret, json, baseUrl }),
     put: <T = any>(path: string, form: Record<string, string | string[]>) =>
       request<T>('PUT', path, { secret, form, baseUrl }),
+    putJson: <T = any>(path: string, json: unknown) =>
+      request<T>('PUT', path, { secret, json, baseUrl }),
+    delete: <T = any>(path: string) => request<T>('DELETE', path, { secret, baseUrl }),
   };
 }

@@ -11,6 +11,7 @@ export * from './build-event';
 export * from './deterministic-id';
 export * from './schemas/tracking';
 export * from './ordering';
+export * from './schemas/commission';
 export * from './views-webhook';
 export * from './operations';
 export * from './openapi';

@@ -117,12 +117,17 @@ export const payoutViewSchema = z.object({
 });
 export type PayoutView = z.infer<typeof payoutViewSchema>;
 
+/**
+ * The spec does not show the coupon record; `token` (the code customers type) and `external_id`
+ * (the processor's coupon id) are the names existing clients read (DESIGN.md). The older input
+ * names `code` / `processor_coupon_id` are not part of the output.
+ */
 export const couponViewSchema = z.object({
   id: uuid,
-  code: z.string(),
+  token: z.string(),
+  external_id: z.string().nullable(),
   affiliate_id: uuid,
   campaign_id: uuid,
-  processor_coupon_id: z.string().nullable(),
   leads: z.number().int(),
   conversions: z.number().int(),
   archived: z.boolean(),

@@ -143,7 +143,10 @@ export class TenantRepository<T extends TenantRecord> {
  * One unordered `insertMany` for a batch; a failed document (say, a duplicate key) fails only
  * its own caller, with the driver's error code, so `isDuplicateKeyError` still tells.
  */
-export async function insertManyUnordered<T>(model: Model<T>, docs: T[]): Promise<(undefined | Error)[]> {
+export async function insertManyUnordered<T>(
+  model: Model<T>,
+  docs: T[],
+): Promise<(undefined | Error)[]> {
   if (docs.length === 1) {
     await model.collection.insertOne(docs[0] as never);
     return [undefined];

@@ -18,6 +18,7 @@ import { PAYOUT_SUBJECTS, payoutsHandler } from './consumers/payouts.consumer';
 import { commissionModel } from './data/commission.schema';
 import { saleModel } from './data/sale.schema';
 import { ChargeUseCases } from './domain/charges';
+import { CommissionChanges } from './domain/commission-changes';
 import { CommissionQueries } from './domain/queries';
 import { SettlementUseCases } from './domain/settlement';
 import { commissionRpc } from './rpc/commission.rpc';
@@ -79,7 +80,10 @@ export async function startCommissionService(config: CommissionConfig, log: Logg
   const subscription = serveRpc(
     nc,
     'commission',
-    commissionRpc(new CommissionQueries(commissions, sales)),
+    commissionRpc(
+      new CommissionQueries(commissions, sales),
+      new CommissionChanges(commissions, sales, settlement),
+    ),
     log,
   );
   const health = await startHealthServer(config.HEALTH_PORT, {

@@ -42,14 +42,15 @@ describe('bundleDue', () => {
 });
 
 describe('payout amount and state', () => {
-  it('sums the commissions that are not voided', () => {
+  it('sums the commissions still unpaid: voided ones and ones paid outside the payout do not count', () => {
     expect(
       payoutAmount([
         { amount: 500, state: 'due' },
+        { amount: 50, state: 'pending' },
         { amount: 250, state: 'voided' },
         { amount: 100, state: 'paid' },
       ]),
-    ).toBe(600);
+    ).toBe(550);
     expect(payoutAmount([])).toBe(0);
   });
 

@@ -112,7 +112,7 @@ describe('fan-out into the delivery store', () => {
     const fanOut = new FanOut(new EndpointDirectory(endpoints), deliveries, schedule, 10_000);
     const paid = event('payout.paid');
     const [fresh] = await fanOut.handle(paid, {});
-    const { held: _held, ...due } = fresh!;
+    const due = toDue({ ...fresh!, _id: fresh!.id, next_attempt_at: new Date(fresh!.slot) });
     // Seen again before its first attempt answered (the process died): it is scheduled.
     expect(await fanOut.handle(paid, {})).toEqual([]);
     expect(await deliveries.tenant.findMany(merchant, { event_id: paid.id })).toHaveLength(1);

@@ -1,6 +1,6 @@
 /** Affiliate links (`?via=<token>`). */
 import { z } from 'zod';
-import { createLinkBodySchema } from '../schemas/affiliate';
+import { createLinkBodySchema, updateLinkBodySchema } from '../schemas/affiliate';
 import { linkViewSchema, paginatedSchema } from '../views';
 import { filter, idParams, pageQuery } from './common';
 import { defineOperation } from './operation';
@@ -45,4 +45,18 @@ export const getLink = defineOperation({
   params: idParams,
   response: { status: 200, description: 'The link', body: linkViewSchema },
   errors: [404],
+});
+
+export const updateLink = defineOperation({
+  name: 'updateLink',
+  owner: 'affiliate',
+  auth: 'apiSecret',
+  tag,
+  summary: "Change a link's token or landing page",
+  description: 'Absent fields stay as they are. The old token stops attributing visits at once.',
+  http: { method: 'put', path: '/v1/affiliate_links/:id', aliases: ['patch'] },
+  params: idParams,
+  body: updateLinkBodySchema,
+  response: { status: 200, description: 'The updated link', body: linkViewSchema },
+  errors: [400, 404, 422],
 });

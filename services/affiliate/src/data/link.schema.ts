@@ -6,6 +6,8 @@ export interface LinkRecord {
   merchant_id: string;
   affiliate_id: string;
   token: string;
+  /** Landing page chosen for this link; null (or absent on older links) = the campaign's URL. */
+  url?: string | null;
   visitors: number;
   leads: number;
   conversions: number;
@@ -20,6 +22,7 @@ const schema = new Schema<LinkRecord>(
     merchant_id: { type: String, required: true },
     affiliate_id: { type: String, required: true },
     token: { type: String, required: true },
+    url: { type: String, default: null },
     visitors: { type: Number, default: 0 },
     leads: { type: Number, default: 0 },
     conversions: { type: Number, default: 0 },

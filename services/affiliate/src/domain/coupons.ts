@@ -10,14 +10,16 @@ import type { CouponRecord } from '../data/coupon.schema';
 import type { CallContext, EventRelay } from './ports';
 
 const CREATE_FAILED = 'Could not create affiliate coupon.';
+const TOKEN_TAKEN = 'Token has already been taken';
 
 export function toCouponView(record: CouponRecord): CouponView {
   return {
     id: record._id,
-    code: record.code,
+    // Stored under the older names; shown under the ones clients read (docs/decisions.md).
+    token: record.code,
+    external_id: record.processor_coupon_id,
     affiliate_id: record.affiliate_id,
     campaign_id: record.campaign_id,
-    processor_coupon_id: record.processor_coupon_id,
     leads: record.leads,
     conversions: record.conversions,
     archived: record.archived,
@@ -37,14 +39,14 @@ export class CouponUseCases {
   async create(ctx: CallContext, body: unknown): Promise<CouponView> {
     const input = validate(createCouponBodySchema, body);
     if (!input.ok) throw errors.invalid(CREATE_FAILED, input.details);
-    const { affiliate_id: affiliateId, code, processor_coupon_id: processorCouponId } = input.value;
+    const { affiliate_id: affiliateId, token: code, external_id: externalId } = input.value;
     const [affiliate, taken] = await Promise.all([
       this.affiliates.findById(ctx.merchantId, affiliateId),
       this.coupons.findOne(ctx.merchantId, { code }),
     ]);
     const problems = [
       ...(affiliate ? [] : ['Affiliate does not exist']),
-      ...(taken ? ['Code has already been taken'] : []),
+      ...(taken ? [TOKEN_TAKEN] : []),
     ];
     if (problems.length > 0 || !affiliate) throw errors.invalid(CREATE_FAILED, problems);
     const now = new Date();
@@ -54,7 +56,7 @@ export class CouponUseCases {
       code,
       affiliate_id: affiliate._id,
       campaign_id: affiliate.campaign_id,
-      processor_coupon_id: processorCouponId ?? null,
+      processor_coupon_id: externalId ?? null,
       leads: 0,
       conversions: 0,
       archived: false,
@@ -71,11 +73,17 @@ export class CouponUseCases {
       );
       this.relay.relay(result.pending);
     } catch (error) {
-      if (isDuplicateKeyError(error))
-        throw errors.invalid(CREATE_FAILED, ['Code has already been taken']);
+      if (isDuplicateKeyError(error)) throw errors.invalid(CREATE_FAILED, [TOKEN_TAKEN]);
       throw error;
     }
     return view;
+  }
+
+  /** Another merchant's coupon is as unknown as a missing one. */
+  async get(ctx: CallContext, id: string): Promise<CouponView> {
+    const coupon = await this.coupons.findById(ctx.merchantId, id);
+    if (!coupon) throw errors.notFound('Affiliate coupon', id);
+    return toCouponView(coupon);
   }
 
   async list(ctx: CallContext, query: Record<string, unknown>): Promise<Paginated<CouponView>> {

@@ -1,6 +1,6 @@
 /** Affiliate links: the first one is reserved with the affiliate; more can be added later. */
 import { randomUUID } from 'node:crypto';
-import { buildEvent, createLinkBodySchema, validate } from '@aff/contracts';
+import { buildEvent, createLinkBodySchema, updateLinkBodySchema, validate } from '@aff/contracts';
 import type { LinkView, Paginated } from '@aff/contracts';
 import { AppError, errors, paginate, type PageRequest } from '@aff/api';
 import { isDuplicateKeyError, type TenantRepository } from '@aff/mongo';
@@ -15,6 +15,9 @@ import type { CallContext, EventRelay } from './ports';
 /** A link whose affiliate was never written (the process died in between) is reclaimable after this. */
 const ORPHAN_AFTER_MS = 60_000;
 const TOKEN_TAKEN = 'Token has already been taken';
+const UPDATE_FAILED = 'Could not update affiliate link.';
+/** Concurrent updates of one link: each retries on the newer version this many times. */
+const UPDATE_ATTEMPTS = 5;
 
 export class LinkUseCases {
   constructor(
@@ -66,7 +69,10 @@ export class LinkUseCases {
     if (await this.findLiveByToken(ctx.merchantId, token)) {
       throw errors.invalid('Could not create affiliate link.', [TOKEN_TAKEN]);
     }
-    const record = newLinkRecord(ctx.merchantId, affiliate._id, token);
+    const record = {
+      ...newLinkRecord(ctx.merchantId, affiliate._id, token),
+      url: input.value.url ?? null,
+    };
     const view = toLinkView({ ...record, pending_events: [] }, await this.campaignUrl(affiliate));
     try {
       const result = await this.links.insert(
@@ -81,6 +87,48 @@ export class LinkUseCases {
         throw errors.invalid('Could not create affiliate link.', [TOKEN_TAKEN]);
       throw error;
     }
+  }
+
+  /**
+   * `PUT /v1/affiliate_links/:id` (`token`, `url`). The same rules as create; a new token frees
+   * the old one at once, and `affiliate_link.updated` tells tracking which token now resolves.
+   */
+  async update(ctx: CallContext, id: string, body: unknown): Promise<LinkView> {
+    for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
+      const link = await this.links.findById(ctx.merchantId, id);
+      const affiliate = link && (await this.affiliates.findById(ctx.merchantId, link.affiliate_id));
+      if (!link || !affiliate) throw errors.notFound('Affiliate link', id);
+      const input = validate(updateLinkBodySchema, body);
+      if (!input.ok) throw errors.invalid(UPDATE_FAILED, input.details);
+      const token = input.value.token ?? link.token;
+      // Blank clears the landing page (back to the campaign's URL); absent keeps it.
+      const url = input.value.url === undefined ? (link.url ?? null) : input.value.url;
+      if (token !== link.token) {
+        const holder = await this.findLiveByToken(ctx.merchantId, token);
+        if (holder && holder._id !== link._id) throw errors.invalid(UPDATE_FAILED, [TOKEN_TAKEN]);
+      }
+      // Strictly later than the version it replaces: read models keep the newest by updated_at.
+      const updatedAt = new Date(Math.max(Date.now(), new Date(link.updated_at).getTime() + 1));
+      const next = { ...link, token, url, updated_at: updatedAt };
+      const view = toLinkView(next, await this.campaignUrl(affiliate));
+      try {
+        const result = await this.links.updateIf(
+          ctx.merchantId,
+          id,
+          { updated_at: link.updated_at },
+          { $set: { token, url, updated_at: updatedAt } },
+          [buildEvent('affiliate_link.updated', ctx.merchantId, view)],
+          ctx.events,
+        );
+        if (!result) continue; // changed meanwhile: decide again on the newer version
+        this.relay.relay(result.pending);
+        return view;
+      } catch (error) {
+        if (isDuplicateKeyError(error)) throw errors.invalid(UPDATE_FAILED, [TOKEN_TAKEN]);
+        throw error;
+      }
+    }
+    throw new AppError('unavailable', `Affiliate link ${id} is changing too often; try again`);
   }
 
   async get(ctx: CallContext, id: string): Promise<LinkView> {

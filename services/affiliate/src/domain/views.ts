@@ -35,10 +35,11 @@ export function buildLinkUrl(campaignUrl: string, token: string): string {
   return url.toString();
 }
 
+/** `campaignUrl` is used unless the link has a landing page of its own. */
 export function toLinkView(record: LinkRecord, campaignUrl: string): LinkView {
   return {
     id: record._id,
-    url: buildLinkUrl(campaignUrl, record.token),
+    url: buildLinkUrl(record.url ?? campaignUrl, record.token),
     token: record.token,
     visitors: record.visitors,
     leads: record.leads,

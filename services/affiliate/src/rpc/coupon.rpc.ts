@@ -5,10 +5,11 @@ import { callContext, idParam } from './call-context';
 
 export function couponRpc(
   coupons: CouponUseCases,
-): Pick<RpcHandlers<'affiliate'>, 'listCoupons' | 'createCoupon'> {
+): Pick<RpcHandlers<'affiliate'>, 'listCoupons' | 'createCoupon' | 'getCoupon'> {
   return {
     listCoupons: async (req, rpc) => ok(await coupons.list(callContext(req, rpc), req.query)),
     createCoupon: async (req, rpc) => ok(await coupons.create(callContext(req, rpc), req.body)),
+    getCoupon: async (req, rpc) => ok(await coupons.get(callContext(req, rpc), idParam(req))),
   };
 }
 

@@ -5,7 +5,7 @@ import { callContext, idParam } from './call-context';
 
 export function linkRpc(
   links: LinkUseCases,
-): Pick<RpcHandlers<'affiliate'>, 'listLinks' | 'createLink' | 'getLink'> {
+): Pick<RpcHandlers<'affiliate'>, 'listLinks' | 'createLink' | 'getLink' | 'updateLink'> {
   return {
     listLinks: async (req, rpc) => {
       const filters = {
@@ -16,5 +16,7 @@ export function linkRpc(
     },
     createLink: async (req, rpc) => ok(await links.create(callContext(req, rpc), req.body)),
     getLink: async (req, rpc) => ok(await links.get(callContext(req, rpc), idParam(req))),
+    updateLink: async (req, rpc) =>
+      ok(await links.update(callContext(req, rpc), idParam(req), req.body)),
   };
 }

@@ -9,6 +9,8 @@ import { nextVersionAt } from './charges';
 import { commissionEventView } from './views';
 import type { CallContext, EventRelay } from './ports';
 
+const UNPAID = ['pending', 'due'];
+
 export class SettlementUseCases {
   constructor(
     private readonly commissions: TenantRepository<CommissionRecord>,
@@ -33,7 +35,8 @@ export class SettlementUseCases {
         ['pending'],
         { state: 'due', updated_at: nextVersionAt(now, commission.updated_at) },
         'commission.updated',
-        `${commission._id}:due`,
+        // Per version: a commission rescheduled into the future can become due a second time.
+        `${commission._id}:due:${new Date(commission.updated_at).toISOString()}`,
       );
     }
     return ready.length;
@@ -46,20 +49,72 @@ export class SettlementUseCases {
     for (const entry of payout.commissions ?? []) {
       const commission = await this.commissions.findById(ctx.merchantId, entry.id);
       if (!commission || commission.state === 'paid' || commission.state === 'voided') continue;
-      await this.transition(
-        ctx,
-        commission,
-        ['pending', 'due'],
-        {
-          state: 'paid',
-          paid_at: paidAt,
-          payout_id: payout.id,
-          updated_at: nextVersionAt(this.now(), commission.updated_at),
-        },
-        'commission.paid',
-        `${commission._id}:paid`,
-      );
+      await this.markPaid(ctx, commission, paidAt, payout.id);
     }
+  }
+
+  /**
+   * An unpaid commission is recorded as paid: by its payout, or by the merchant outside any
+   * payout (`payoutId` null). One path, so `commission.paid` and the stats it moves are the same.
+   * Null when it was no longer unpaid (another writer won).
+   */
+  async markPaid(
+    ctx: CallContext,
+    commission: CommissionRecord,
+    paidAt: Date,
+    payoutId: string | null,
+  ): Promise<CommissionRecord | null> {
+    return this.transition(
+      ctx,
+      commission,
+      UNPAID,
+      {
+        state: 'paid',
+        paid_at: paidAt,
+        payout_id: payoutId,
+        updated_at: nextVersionAt(this.now(), commission.updated_at),
+      },
+      'commission.paid',
+      `${commission._id}:paid`,
+    );
+  }
+
+  /** An unpaid commission is voided, as a full refund voids it. Null when it was no longer unpaid. */
+  async voidUnpaid(
+    ctx: CallContext,
+    commission: CommissionRecord,
+  ): Promise<CommissionRecord | null> {
+    const now = this.now();
+    return this.transition(
+      ctx,
+      commission,
+      UNPAID,
+      { state: 'voided', voided_at: now, updated_at: nextVersionAt(now, commission.updated_at) },
+      'commission.voided',
+      `${commission._id}:voided`,
+    );
+  }
+
+  /**
+   * A new `due_at` for an unpaid commission; its state follows (due once the time has come,
+   * pending before). Null when it was no longer the version read (paid, voided or changed).
+   */
+  async reschedule(
+    ctx: CallContext,
+    commission: CommissionRecord,
+    dueAt: Date,
+  ): Promise<CommissionRecord | null> {
+    const now = this.now();
+    const updatedAt = nextVersionAt(now, commission.updated_at);
+    return this.transition(
+      ctx,
+      commission,
+      UNPAID,
+      { due_at: dueAt, state: dueAt <= now ? 'due' : 'pending', updated_at: updatedAt },
+      'commission.updated',
+      `${commission._id}:due_at:${updatedAt.toISOString()}`,
+      { updated_at: commission.updated_at },
+    );
   }
 
   private async transition(
@@ -67,11 +122,12 @@ export class SettlementUseCases {
     commission: CommissionRecord,
     from: string[],
     set: Partial<CommissionRecord>,
-    type: 'commission.updated' | 'commission.paid',
+    type: 'commission.updated' | 'commission.paid' | 'commission.voided',
     seed: string,
-  ): Promise<void> {
+    condition: Record<string, unknown> = {},
+  ): Promise<CommissionRecord | null> {
     const sale = await this.sales.findById(ctx.merchantId, commission.sale_id);
-    if (!sale) return;
+    if (!sale) return null;
     const event = {
       ...buildEvent(type, ctx.merchantId, commissionEventView({ ...commission, ...set }, sale)),
       id: deterministicId(seed),
@@ -79,11 +135,13 @@ export class SettlementUseCases {
     const result = await this.commissions.updateIf(
       ctx.merchantId,
       commission._id,
-      { state: { $in: from } },
+      { ...condition, state: { $in: from } },
       { $set: set },
       [event],
       ctx.events,
     );
-    if (result) this.relay.relay(result.pending);
+    if (!result) return null;
+    this.relay.relay(result.pending);
+    return result.record;
   }
 }

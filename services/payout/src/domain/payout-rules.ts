@@ -13,9 +13,17 @@ interface Amounted {
   state: CommissionState;
 }
 
-/** A voided commission stays listed in its payout but is not paid. */
+/**
+ * Only unpaid commissions count. A voided one stays listed in its payout but is not paid; so
+ * does one the merchant paid outside the payout (`PUT /v1/commissions/:id` with `paid_at`)
+ * while it was listed: it must not be paid twice. Once the payout's payment is recorded its
+ * amount is fixed, so its own paying of the commissions never changes it.
+ */
 export function payoutAmount(commissions: readonly Amounted[]): number {
-  return commissions.reduce((sum, c) => (c.state === 'voided' ? sum : sum + c.amount), 0);
+  return commissions.reduce(
+    (sum, c) => (c.state === 'voided' || c.state === 'paid' ? sum : sum + c.amount),
+    0,
+  );
 }
 
 /** `due` once the amount reaches the campaign's minimum payout; nothing to pay is never due. */

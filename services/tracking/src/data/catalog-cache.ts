@@ -78,7 +78,9 @@ export class CachedCatalogRepository extends CatalogRepository {
     const known = this.memory.linkByToken(merchantId, token);
     if (known) return known;
     const stored = await super.linkByToken(merchantId, token);
-    if (stored) this.memory.putLink(stored);
+    // The database copy may still hold a token this replica already knows was changed.
+    if (!stored || this.memory.isStale(stored)) return null;
+    this.memory.putLink(stored);
     return stored;
   }
 

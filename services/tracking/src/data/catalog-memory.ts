@@ -5,12 +5,14 @@
  * Affiliates and campaigns keep their newest version, as the stored read models do.
  */
 import type { AffiliateView, CampaignView, CouponView, LinkView } from '@aff/contracts';
-import type {
-  CatalogModels,
-  KnownAffiliate,
-  KnownCampaign,
-  KnownCoupon,
-  KnownLink,
+import {
+  couponCodeOf,
+  isNewerLink,
+  type CatalogModels,
+  type KnownAffiliate,
+  type KnownCampaign,
+  type KnownCoupon,
+  type KnownLink,
 } from './catalog.schema';
 
 const key = (merchantId: string, id: string): string => `${merchantId}\u0000${id}`;
@@ -35,13 +37,24 @@ export class CatalogMemory {
     for (const coupon of coupons) this.putCoupon(coupon);
   }
 
+  /**
+   * Keeps the newest version of each link. A token changed: the old token stops resolving to
+   * this link (unless another link holds it by now). A stale version never takes a token back.
+   */
   putLink(link: KnownLink): void {
     const previous = this.linksById.get(key(link.merchant_id, link._id));
-    if (previous && previous.token !== link.token)
-      this.linksByToken.delete(key(link.merchant_id, previous.token));
+    if (previous && isNewerLink(previous, link)) return;
+    if (previous && previous.token !== link.token) {
+      const oldTokenKey = key(link.merchant_id, previous.token);
+      if (this.linksByToken.get(oldTokenKey)?._id === link._id)
+        this.linksByToken.delete(oldTokenKey);
+    }
     const merged = previous ? { ...link, created_at: previous.created_at } : link;
     this.linksById.set(key(link.merchant_id, link._id), merged);
-    this.linksByToken.set(key(link.merchant_id, link.token), merged);
+    const tokenKey = key(link.merchant_id, link.token);
+    const holder = this.linksByToken.get(tokenKey);
+    if (!holder || holder._id === link._id || !isNewerLink(holder, link))
+      this.linksByToken.set(tokenKey, merged);
   }
 
   putAffiliate(record: KnownAffiliate): void {
@@ -69,6 +82,7 @@ export class CatalogMemory {
       token: link.token,
       url: link.url,
       created_at: new Date(link.created_at),
+      updated_at: link.updated_at,
     });
   }
 
@@ -93,13 +107,19 @@ export class CatalogMemory {
     this.putCoupon({
       _id: coupon.id,
       merchant_id: merchantId,
-      code: coupon.code,
+      code: couponCodeOf(coupon),
       affiliate_id: coupon.affiliate_id,
     });
   }
 
   linkByToken(merchantId: string, token: string): KnownLink | undefined {
     return this.linksByToken.get(key(merchantId, token));
+  }
+
+  /** A stored copy older than the version held here is stale (e.g. a token since changed). */
+  isStale(stored: KnownLink): boolean {
+    const known = this.link(stored.merchant_id, stored._id);
+    return Boolean(known && isNewerLink(known, stored));
   }
 
   link(merchantId: string, id: string): KnownLink | undefined {

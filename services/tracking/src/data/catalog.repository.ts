@@ -1,23 +1,46 @@
 /** Reads and idempotent, order-insensitive writes of the tracking service's read models. */
 import type { AffiliateView, CampaignView, CouponView, LinkView } from '@aff/contracts';
 import { isDuplicateKeyError } from '@aff/mongo';
-import type {
-  CatalogModels,
-  KnownAffiliate,
-  KnownCampaign,
-  KnownCoupon,
-  KnownLink,
+import {
+  couponCodeOf,
+  type CatalogModels,
+  type KnownAffiliate,
+  type KnownCampaign,
+  type KnownCoupon,
+  type KnownLink,
 } from './catalog.schema';
 
 export class CatalogRepository {
   constructor(private readonly models: CatalogModels) {}
 
+  /**
+   * Keeps the newest version of a link (a token can change). Tokens are unique at any moment at
+   * the owner, so another link holding this token in an older version has moved on since: its
+   * copy is dropped (its own newer event brings it back) rather than blocking the unique index.
+   */
   async saveLink(merchantId: string, link: LinkView): Promise<void> {
+    // Looked up by the unique {merchant_id, token} index, deleted by id: no collection scans.
+    const holder = await this.models.links
+      .findOne({ merchant_id: merchantId, token: link.token })
+      .lean<KnownLink>()
+      .exec();
+    if (holder && holder._id !== link.id && (holder.updated_at ?? '') < link.updated_at)
+      await this.models.links.deleteOne({
+        _id: holder._id,
+        merchant_id: merchantId,
+        updated_at: holder.updated_at ?? { $exists: false },
+      });
     await this.models.links
       .updateOne(
-        { _id: link.id, merchant_id: merchantId },
+        // An older event arriving late matches nothing; its upsert then hits the _id and is ignored.
+        { _id: link.id, merchant_id: merchantId, updated_at: { $not: { $gt: link.updated_at } } },
         {
-          $set: { token: link.token, url: link.url, affiliate_id: link.affiliate_id },
+          $set: {
+            token: link.token,
+            url: link.url,
+            affiliate_id: link.affiliate_id,
+            updated_at: link.updated_at,
+          },
           $setOnInsert: { created_at: new Date(link.created_at) },
         },
         { upsert: true },
@@ -42,7 +65,7 @@ export class CatalogRepository {
     await this.models.coupons
       .updateOne(
         { _id: coupon.id, merchant_id: merchantId },
-        { $set: { code: coupon.code, affiliate_id: coupon.affiliate_id } },
+        { $set: { code: couponCodeOf(coupon), affiliate_id: coupon.affiliate_id } },
         { upsert: true },
       )
       .catch(ignoreDuplicate);

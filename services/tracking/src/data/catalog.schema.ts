@@ -12,6 +12,13 @@ export interface KnownLink {
   token: string;
   url: string;
   created_at: Date;
+  /** The link version (its `updated_at`); absent on copies stored before tokens could change. */
+  updated_at?: string;
+}
+
+/** True when `a` is a later version of its link than `b` (a copy without a version is oldest). */
+export function isNewerLink(a: Pick<KnownLink, 'updated_at'>, b: Pick<KnownLink, 'updated_at'>) {
+  return (a.updated_at ?? '') > (b.updated_at ?? '');
 }
 
 export interface KnownAffiliate {
@@ -27,6 +34,11 @@ export interface KnownCampaign {
   merchant_id: string;
   view: CampaignView;
   updated_at: string;
+}
+
+/** A coupon event's code: `token`, or `code` in events published before the rename. */
+export function couponCodeOf(view: { token?: string; code?: string }): string {
+  return view.token ?? view.code ?? '';
 }
 
 export interface KnownCoupon {
@@ -54,6 +66,7 @@ export function catalogModels(connection: Connection) {
       token: { type: String, required: true },
       url: { type: String, required: true },
       created_at: { type: Date, required: true },
+      updated_at: String,
     },
     { versionKey: false },
   );
