@@ -52,7 +52,7 @@ echo "[fuzz] schemathesis on $gateway (max $MAX_EXAMPLES examples per operation,
   --url "$gateway" \
   --auth "$secret:" \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
-  --phases examples,coverage,fuzzing \
+  --phases examples,coverage,fuzzing,stateful \
   --max-examples "$MAX_EXAMPLES" \
   --max-time "$MAX_TIME" \
   --workers 2 \

@@ -74,13 +74,37 @@ function successResponse(operation: Operation, bodies: Record<string, JsonSchema
   };
 }
 
+/**
+ * OpenAPI links from a create operation (`POST <collection>`) to the operations on the record
+ * it answers (`<collection>/:id...`), so a client generator or a stateful fuzzer knows where
+ * an `id` comes from.
+ */
+function links(operation: Operation, all: Operation[]): JsonSchema | undefined {
+  const http = operation.http;
+  if (!http || operation.auth !== 'apiSecret' || http.method !== 'post') return undefined;
+  if (http.path.includes(':')) return undefined;
+  const found: JsonSchema = {};
+  for (const target of all) {
+    const route = target.http;
+    if (!route || !route.path.startsWith(`${http.path}/:id`)) continue;
+    for (const method of [route.method, ...(route.aliases ?? [])]) {
+      const operationId = method === route.method ? target.name : `${target.name}_${method}`;
+      found[operationId] = { operationId, parameters: { id: '$response.body#/id' } };
+    }
+  }
+  return Object.keys(found).length ? found : undefined;
+}
+
 function operationObject(
   operation: Operation,
   operationId: string,
   bodies: Record<string, JsonSchema>,
+  all: Operation[],
 ): JsonSchema {
+  const success = successResponse(operation, bodies);
+  const linked = links(operation, all);
   const responses: JsonSchema = {
-    [String(operation.response.status)]: successResponse(operation, bodies),
+    [String(operation.response.status)]: linked ? { ...success, links: linked } : success,
   };
   for (const status of errorStatuses(operation)) responses[String(status)] = errorResponse(status);
   const body = requestBody(operation);
@@ -108,9 +132,9 @@ export function buildOpenApiDocument(): JsonSchema {
   for (const operation of served) {
     const http = operation.http!;
     const item = (paths[openApiPath(http.path)] ??= {});
-    item[http.method] = operationObject(operation, operation.name, bodies);
+    item[http.method] = operationObject(operation, operation.name, bodies, served);
     for (const alias of http.aliases ?? []) {
-      item[alias] = operationObject(operation, `${operation.name}_${alias}`, bodies);
+      item[alias] = operationObject(operation, `${operation.name}_${alias}`, bodies, served);
     }
   }
   return {
