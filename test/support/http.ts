@@ -1,4 +1,9 @@
-/** A small HTTP client for the gateway, as a merchant's integration would use it. */
+/**
+ * A small HTTP client for the gateway, as a merchant's integration would use it. Every answer
+ * is checked against the OpenAPI document (./conformance): one that does not match throws.
+ */
+import { nonConformance } from './conformance';
+
 export interface ApiResponse<T = any> {
   status: number;
   headers: Headers;
@@ -42,7 +47,8 @@ export async function request<T = any>(
     body = JSON.stringify(opts.json);
     headers['content-type'] = 'application/json';
   }
-  const res = await fetch(`${opts.baseUrl ?? gatewayUrl()}${path}`, { method, headers, body });
+  const url = `${opts.baseUrl ?? gatewayUrl()}${path}`;
+  const res = await fetch(url, { method, headers, body });
   const text = await res.text();
   let parsed: unknown = text;
   try {
@@ -50,6 +56,8 @@ export async function request<T = any>(
   } catch {
     // not JSON: keep the text so a test can show it
   }
+  const mismatch = nonConformance(method, url, res.status, res.headers.get('content-type'), parsed);
+  if (mismatch) throw new Error(`Response does not conform to the API contract: ${mismatch}`);
   return { status: res.status, headers: res.headers, body: parsed as T };
 }
 

@@ -14,7 +14,7 @@ import type {
   ReferralView,
   SaleView,
 } from './views-money';
-import type { WebhookEndpointView } from './schemas/webhook';
+import type { WebhookEndpointView } from './views-webhook';
 
 export interface EventMap {
   'affiliate.created': AffiliateView;

@@ -13,3 +13,6 @@ export * from './schemas/tracking';
 export * from './ordering';
 export * from './schemas/commission';
 export * from './schemas/webhook';
+export * from './views-webhook';
+export * from './operations';
+export * from './openapi';

@@ -6,8 +6,14 @@
 import fastq from 'fastq';
 import { SpanKind, SpanStatusCode, context, metrics, trace } from '@opentelemetry/api';
 import type { Msg, NatsConnection, Subscription } from '@nats-io/nats-core';
-import { HEADERS, rpcQueueGroup, rpcRequestSchema, rpcSubject } from '@aff/contracts';
-import type { RpcReply, RpcRequest, ServiceName } from '@aff/contracts';
+import {
+  HEADERS,
+  operationsOfService,
+  rpcQueueGroup,
+  rpcRequestSchema,
+  rpcSubject,
+} from '@aff/contracts';
+import type { OperationNameOf, RpcReply, RpcRequest, ServiceName } from '@aff/contracts';
 import { isAppError } from '@aff/api';
 import type { Logger } from '@aff/logging';
 import { extractTraceContext } from './trace-context';
@@ -19,6 +25,27 @@ export interface RpcContext {
 }
 export type RpcHandler = (request: RpcRequest, ctx: RpcContext) => Promise<RpcReply>;
 
+/** A service's handler table: one handler per operation the contract map gives the service. */
+export type RpcHandlers<S extends ServiceName> = Record<OperationNameOf<S>, RpcHandler>;
+
+/**
+ * The table must match the contract map exactly: a missing handler would answer 404 to a route
+ * the gateway serves, an extra one is an operation nobody can find. Spread tables escape the
+ * compiler's excess-key check, hence this check at start.
+ */
+export function checkHandlers(service: ServiceName, handlers: Record<string, RpcHandler>): void {
+  const declared = new Set(operationsOfService(service).map((operation) => operation.name));
+  const missing = [...declared].filter((name) => !Object.hasOwn(handlers, name));
+  const extra = Object.keys(handlers).filter((name) => !declared.has(name));
+  if (missing.length || extra.length) {
+    throw new Error(
+      `RPC handlers of ${service} do not match the contract map:` +
+        (missing.length ? ` missing ${missing.join(', ')}.` : '') +
+        (extra.length ? ` not in the map: ${extra.join(', ')}.` : ''),
+    );
+  }
+}
+
 const tracer = trace.getTracer('@aff/messaging');
 /** Semantic conventions' RPC server duration, per operation and reply status. */
 const callDuration = metrics
@@ -28,7 +55,20 @@ const callDuration = metrics
     description: 'Duration of NATS request/reply operations served',
   });
 
-export function serveRpc(
+/** Serves a service's operations, typed and checked against the contract map. */
+export function serveRpc<S extends ServiceName>(
+  nc: NatsConnection,
+  service: S,
+  handlers: RpcHandlers<S>,
+  log: Logger,
+  concurrency = 64,
+): Subscription {
+  checkHandlers(service, handlers);
+  return serveHandlers(nc, service, handlers, log, concurrency);
+}
+
+/** The transport under `serveRpc`, for any table (tests of the RPC layer itself). */
+export function serveHandlers(
   nc: NatsConnection,
   service: ServiceName,
   handlers: Record<string, RpcHandler>,

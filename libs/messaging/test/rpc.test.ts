@@ -2,7 +2,7 @@
 import { AppError } from '@aff/api';
 import { createLogger } from '@aff/logging';
 import type { ServiceName } from '@aff/contracts';
-import { RpcClient, connectNats, ok, serveRpc, type NatsConnection } from '../src';
+import { RpcClient, connectNats, ok, serveHandlers, type NatsConnection } from '../src';
 
 // Names no real service uses, so replicas running for other tests never answer here.
 const TEST_SERVICE = 'rpc-test' as ServiceName;
@@ -27,7 +27,7 @@ const request = (merchant: string) => ({
 });
 
 it('routes an operation to its handler and maps errors to replies', async () => {
-  const sub = serveRpc(
+  const sub = serveHandlers(
     nc,
     TEST_SERVICE,
     {

@@ -1,7 +1,7 @@
 /** Wires e-mail confirmation and notification mails into the service (one call from service.ts). */
 import type { Connection } from 'mongoose';
 import type { Logger } from '@aff/logging';
-import type { NatsConnection, RpcHandler, RunningConsumer } from '@aff/messaging';
+import type { NatsConnection, RunningConsumer } from '@aff/messaging';
 import type { TenantRepository } from '@aff/mongo';
 import type { AffiliateConfig } from '../config';
 import { startMailConsumers } from '../consumers/mail.consumer';
@@ -11,13 +11,13 @@ import { sentMailModel } from '../data/sent-mail.schema';
 import type { AffiliatePresenter } from '../domain/affiliate-presenter';
 import { EmailConfirmations } from '../domain/email-confirmations';
 import type { EventRelay } from '../domain/ports';
-import { emailRpc } from '../rpc/email.rpc';
+import { emailRpc, type EmailRpc } from '../rpc/email.rpc';
 import { AffiliateMailer } from './affiliate-mailer';
 import { createMailTransport } from './mail-transport';
 import { OnceMailer } from './once-mailer';
 
 export interface MailModule {
-  rpc: Record<string, RpcHandler>;
+  rpc: EmailRpc;
   start(nc: NatsConnection): Promise<RunningConsumer[]>;
 }
 

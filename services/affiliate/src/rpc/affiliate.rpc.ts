@@ -1,11 +1,16 @@
 /** Thin RPC entry points for affiliates: parse the request, call the use case, reply. */
 import { checkExpand, optionalString, parsePageRequest } from '@aff/api';
-import { ok, type RpcHandler } from '@aff/messaging';
+import { ok, type RpcHandlers } from '@aff/messaging';
 import { AFFILIATE_EXPANSIONS } from '../domain/affiliate-presenter';
 import type { AffiliateUseCases } from '../domain/affiliates';
 import { callContext, idParam } from './call-context';
 
-export function affiliateRpc(affiliates: AffiliateUseCases): Record<string, RpcHandler> {
+export function affiliateRpc(
+  affiliates: AffiliateUseCases,
+): Pick<
+  RpcHandlers<'affiliate'>,
+  'listAffiliates' | 'resolveLinkToken' | 'createAffiliate' | 'getAffiliate' | 'updateAffiliate'
+> {
   return {
     listAffiliates: async (req, rpc) => {
       const filters = {

@@ -1,10 +1,15 @@
 import { parsePageRequest } from '@aff/api';
-import { ok, type RpcHandler } from '@aff/messaging';
+import { ok, type RpcHandlers } from '@aff/messaging';
 import type { CampaignUseCases } from '../domain/campaigns';
 import { toCampaignView } from '../domain/views';
 import { callContext, idParam } from './call-context';
 
-export function campaignRpc(campaigns: CampaignUseCases): Record<string, RpcHandler> {
+export function campaignRpc(
+  campaigns: CampaignUseCases,
+): Pick<
+  RpcHandlers<'affiliate'>,
+  'listCampaigns' | 'createCampaign' | 'getCampaign' | 'updateCampaign'
+> {
   return {
     listCampaigns: async (req, rpc) =>
       ok(await campaigns.list(callContext(req, rpc), parsePageRequest(req.query))),

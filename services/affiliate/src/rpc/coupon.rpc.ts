@@ -1,9 +1,11 @@
-import { ok, type RpcHandler } from '@aff/messaging';
+import { ok, type RpcHandlers } from '@aff/messaging';
 import type { CouponUseCases } from '../domain/coupons';
 import type { MagicLinks } from '../domain/magic-links';
 import { callContext, idParam } from './call-context';
 
-export function couponRpc(coupons: CouponUseCases): Record<string, RpcHandler> {
+export function couponRpc(
+  coupons: CouponUseCases,
+): Pick<RpcHandlers<'affiliate'>, 'listCoupons' | 'createCoupon' | 'getCoupon'> {
   return {
     listCoupons: async (req, rpc) => ok(await coupons.list(callContext(req, rpc), req.query)),
     createCoupon: async (req, rpc) => ok(await coupons.create(callContext(req, rpc), req.body)),
@@ -11,7 +13,9 @@ export function couponRpc(coupons: CouponUseCases): Record<string, RpcHandler> {
   };
 }
 
-export function magicLinkRpc(links: MagicLinks): Record<string, RpcHandler> {
+export function magicLinkRpc(
+  links: MagicLinks,
+): Pick<RpcHandlers<'affiliate'>, 'issueMagicLink' | 'redeemMagicLink'> {
   return {
     issueMagicLink: async (req) => ok(await links.issue(req.merchant_id, idParam(req))),
     /** Called by the gateway's public `/portal/sso`; the token alone identifies the merchant. */

@@ -1,7 +1,9 @@
-import { currentEventContext, ok, type RpcHandler } from '@aff/messaging';
+import { currentEventContext, ok, type RpcHandlers } from '@aff/messaging';
 import type { EmailConfirmations } from '../domain/email-confirmations';
 
-export function emailRpc(confirmations: EmailConfirmations): Record<string, RpcHandler> {
+export type EmailRpc = Pick<RpcHandlers<'affiliate'>, 'confirmEmail'>;
+
+export function emailRpc(confirmations: EmailConfirmations): EmailRpc {
   return {
     /** Called by the gateway's public `/portal/confirm-email`; the token alone identifies the merchant. */
     confirmEmail: async (req, rpc) => {

@@ -1,9 +1,11 @@
 import { optionalString, parsePageRequest } from '@aff/api';
-import { ok, type RpcHandler } from '@aff/messaging';
+import { ok, type RpcHandlers } from '@aff/messaging';
 import type { LinkUseCases } from '../domain/links';
 import { callContext, idParam } from './call-context';
 
-export function linkRpc(links: LinkUseCases): Record<string, RpcHandler> {
+export function linkRpc(
+  links: LinkUseCases,
+): Pick<RpcHandlers<'affiliate'>, 'listLinks' | 'createLink' | 'getLink' | 'updateLink'> {
   return {
     listLinks: async (req, rpc) => {
       const filters = {

@@ -1,4 +1,4 @@
-import { currentEventContext, ok, type RpcHandler } from '@aff/messaging';
+import { currentEventContext, ok, type RpcHandlers } from '@aff/messaging';
 import type { RpcRequest } from '@aff/contracts';
 import type { CommissionChanges } from '../domain/commission-changes';
 import type { CommissionQueries } from '../domain/queries';
@@ -11,7 +11,7 @@ function callContext(req: RpcRequest, requestId: string): CallContext {
 export function commissionRpc(
   queries: CommissionQueries,
   changes: CommissionChanges,
-): Record<string, RpcHandler> {
+): RpcHandlers<'commission'> {
   return {
     listCommissions: async (req) => ok(await queries.list(req.merchant_id, req.query, req.expand)),
     getCommission: async (req) => ok(await queries.get(req.merchant_id, req.params.id ?? '')),

@@ -13,7 +13,8 @@ import { errorHandler, notFound } from './errors';
 import { rateLimit } from './rate-limit';
 import { requestId } from './request-id';
 import { proxyTo } from './rpc-proxy';
-import { ROUTES } from './routes';
+import { referenceRouter } from './reference';
+import { apiRoutes } from './routes';
 import { publicRouter, type PublicRouteDeps } from '../public/public-routes';
 import { portalRouter, type PortalDeps } from '../portal/portal-routes';
 
@@ -56,6 +57,8 @@ export function buildApp(deps: AppDeps): Express {
     res.status(result.ready ? 200 : 503).json(result);
   });
 
+  // Before `/v1`'s authentication: the document and its reference page need no credentials.
+  app.use(referenceRouter());
   app.use(publicRouter(deps.publicRoutes));
   app.use(portalRouter(deps.portal));
 
@@ -66,7 +69,7 @@ export function buildApp(deps: AppDeps): Express {
   v1.use(express.urlencoded({ extended: true, limit: BODY_LIMIT, parameterLimit: 1000 }));
   // After the body parsers: the stored answer is matched to the request by its parameters.
   v1.use(idempotency(deps.idempotency));
-  for (const route of ROUTES) {
+  for (const route of apiRoutes()) {
     v1[route.method](route.path.replace(/^\/v1/, ''), proxyTo(route, deps.rpc));
   }
   v1.use(notFound);

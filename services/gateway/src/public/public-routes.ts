@@ -4,7 +4,7 @@
  * signed event hook. The affiliate portal (`/portal`) lives in ../portal.
  */
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { buildEvent, deterministicId } from '@aff/contracts';
+import { OPERATIONS, buildEvent, deterministicId } from '@aff/contracts';
 import type { Logger } from '@aff/logging';
 import type { EventPublisher, RpcClient } from '@aff/messaging';
 import { rateLimitHeaders, type MerchantRateLimiter } from '../rate-limit/merchant-rate-limiter';
@@ -30,7 +30,7 @@ export function publicRouter(deps: PublicRouteDeps): Router {
   const router = express.Router();
 
   router.use('/t/v1', allowAnyOrigin);
-  router.get('/t/v1/tracker.js', (_req, res) => {
+  router.get(OPERATIONS.trackerScript.http.path, (_req, res) => {
     res
       .type('application/javascript')
       .set('Cache-Control', 'public, max-age=300')
@@ -41,11 +41,11 @@ export function publicRouter(deps: PublicRouteDeps): Router {
     express.json({ limit: BODY_LIMIT }),
     express.urlencoded({ extended: true, limit: BODY_LIMIT }),
   ];
-  router.post('/t/v1/visits', ...intake, forwardToTracking(deps, 'recordVisit'));
-  router.post('/t/v1/leads', ...intake, forwardToTracking(deps, 'recordLead'));
+  router.post(OPERATIONS.recordVisit.http.path, ...intake, forwardToTracking(deps, 'recordVisit'));
+  router.post(OPERATIONS.recordLead.http.path, ...intake, forwardToTracking(deps, 'recordLead'));
 
   router.post(
-    '/hooks/processor/:public_key',
+    OPERATIONS.receiveProcessorEvent.http.path,
     express.raw({ type: () => true, limit: BODY_LIMIT }),
     async (req: Request, res: Response) => {
       const merchant = await deps.keys.resolve(String(req.params.public_key));

@@ -5,8 +5,7 @@
  * put one commission in two payouts. A commission stays a candidate until a payout lists it,
  * so a run that dies half-way is finished by the next one.
  */
-import { z } from 'zod';
-import { optionalCurrency, optionalText, validate, type PayoutView } from '@aff/contracts';
+import { generatePayoutsBodySchema, validate, type PayoutView } from '@aff/contracts';
 import { errors } from '@aff/api';
 import type { ClaimRepository } from '../data/claim.repository';
 import type { CommissionRepository, DueFilters } from '../data/commission.repository';
@@ -18,10 +17,8 @@ import { FULL, type PayoutPresenter } from './payout-presenter';
 import type { PayoutRefresher } from './payout-refresher';
 import type { CallContext } from './ports';
 
-export const generateBodySchema = z.object({
-  affiliate_id: optionalText('Affiliate'),
-  currency: optionalCurrency('Currency'),
-});
+/** The body is declared with the operation in the contract map. */
+const generateBodySchema = generatePayoutsBodySchema;
 
 /**
  * `mine`: claimed for the target. `open`: claimed for another open payout by a run that has

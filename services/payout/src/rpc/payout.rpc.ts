@@ -8,7 +8,7 @@ import {
   paginate,
   parsePageRequest,
 } from '@aff/api';
-import { ok, type RpcHandler } from '@aff/messaging';
+import { ok, type RpcHandlers } from '@aff/messaging';
 import type { GeneratePayouts } from '../domain/generate-payouts';
 import type { PayPayout } from '../domain/pay-payout';
 import { PAYOUT_EXPANSIONS } from '../domain/payout-presenter';
@@ -21,7 +21,7 @@ export interface PayoutUseCases {
   generate: GeneratePayouts;
 }
 
-export function payoutRpc({ queries, pay, generate }: PayoutUseCases): Record<string, RpcHandler> {
+export function payoutRpc({ queries, pay, generate }: PayoutUseCases): RpcHandlers<'payout'> {
   return {
     listPayouts: async (req, rpc) => {
       const filters = {

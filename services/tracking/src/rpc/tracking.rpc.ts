@@ -1,5 +1,5 @@
 /** Thin RPC entry points of the tracking service. */
-import { currentEventContext, ok, type RpcHandler } from '@aff/messaging';
+import { currentEventContext, ok, type RpcHandlers } from '@aff/messaging';
 import { errors } from '@aff/api';
 import type { ReferralQueries } from '../domain/referral-queries';
 import type { VisitUseCases } from '../domain/visits';
@@ -11,7 +11,7 @@ export function trackingRpc(deps: {
   queries: ReferralQueries;
   referrals: ReferralRepository;
   presenter: ReferralPresenter;
-}): Record<string, RpcHandler> {
+}): RpcHandlers<'tracking'> {
   const ctx = (merchantId: string, requestId: string) => ({
     merchantId,
     events: currentEventContext(requestId),

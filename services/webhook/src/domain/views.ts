@@ -1,16 +1,16 @@
 /** Records to the JSON the REST API returns. Pure functions. */
-import type { WebhookEndpointView } from '@aff/contracts';
+import type { WebhookAttemptView, WebhookDeliveryView, WebhookEndpointView } from '@aff/contracts';
 import type { AttemptRecord } from '../data/attempt.schema';
-import type { DeliveryRecord, DeliveryState } from '../data/delivery.schema';
+import type { DeliveryRecord } from '../data/delivery.schema';
 import type { EndpointRecord } from '../data/endpoint.schema';
 
 const iso = (date: Date | null): string | null => (date ? new Date(date).toISOString() : null);
 const isoRequired = (date: Date): string => new Date(date).toISOString();
 
-export interface EndpointView extends WebhookEndpointView {
-  /** Only in the answers to create and to rotate_secret. */
-  secret?: string;
-}
+/** The REST shapes are the contract map's (`@aff/contracts` views-webhook). */
+export type EndpointView = WebhookEndpointView;
+export type AttemptView = WebhookAttemptView;
+export type DeliveryView = WebhookDeliveryView;
 
 export function toEndpointView(record: EndpointRecord, withSecret = false): EndpointView {
   return {
@@ -25,28 +25,6 @@ export function toEndpointView(record: EndpointRecord, withSecret = false): Endp
     disabled_reason: record.disabled_reason ?? null,
     ...(withSecret ? { secret: record.secret } : {}),
   };
-}
-
-export interface AttemptView {
-  /** The `request.id` of the body sent. */
-  request_id: string;
-  attempted_at: string;
-  response_status: number | null;
-  /** Null while the attempt is in flight. */
-  duration_ms: number | null;
-  error: string | null;
-}
-
-export interface DeliveryView {
-  id: string;
-  endpoint_id: string;
-  event_id: string;
-  event_type: string;
-  state: DeliveryState;
-  attempts: AttemptView[];
-  next_attempt_at: string | null;
-  created_at: string;
-  updated_at: string;
 }
 
 export const INTERRUPTED = 'Interrupted: the sender stopped before recording an answer';

@@ -1,11 +1,13 @@
 /** Thin RPC entry points for the delivery log and redelivery. */
 import { enumList, parsePageRequest } from '@aff/api';
-import { ok, type RpcHandler } from '@aff/messaging';
+import { ok, type RpcHandlers } from '@aff/messaging';
 import { DELIVERY_STATES } from '../data/delivery.schema';
 import type { DeliveryUseCases } from '../domain/deliveries';
 import { callContext, idParam } from './call-context';
 
-export function deliveryRpc(deliveries: DeliveryUseCases): Record<string, RpcHandler> {
+export function deliveryRpc(
+  deliveries: DeliveryUseCases,
+): Pick<RpcHandlers<'webhook'>, 'listWebhookDeliveries' | 'redeliverWebhookDelivery'> {
   return {
     listWebhookDeliveries: async (req) => {
       const states = enumList(req.query, 'state', DELIVERY_STATES);

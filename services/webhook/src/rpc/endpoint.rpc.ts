@@ -1,10 +1,20 @@
 /** Thin RPC entry points for `/v1/webhook_endpoints`: parse the request, call the use case, reply. */
 import { parsePageRequest } from '@aff/api';
-import { ok, type RpcHandler } from '@aff/messaging';
+import { ok, type RpcHandlers } from '@aff/messaging';
 import type { EndpointUseCases } from '../domain/endpoints';
 import { callContext, idParam } from './call-context';
 
-export function endpointRpc(endpoints: EndpointUseCases): Record<string, RpcHandler> {
+export function endpointRpc(
+  endpoints: EndpointUseCases,
+): Pick<
+  RpcHandlers<'webhook'>,
+  | 'listWebhookEndpoints'
+  | 'createWebhookEndpoint'
+  | 'getWebhookEndpoint'
+  | 'updateWebhookEndpoint'
+  | 'deleteWebhookEndpoint'
+  | 'rotateWebhookEndpointSecret'
+> {
   return {
     listWebhookEndpoints: async (req) =>
       ok(await endpoints.list(callContext(req), parsePageRequest(req.query))),

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Schema-driven fuzzing of the running API: starts the system as `npm start` does (in a temp
+# dir, on a free port), creates a merchant, and runs schemathesis (PyPI, 4.x) on every
+# operation of the served OpenAPI document. Fails on any 5xx (not_a_server_error) and on any
+# response the document does not describe (status, content type, body schema).
+# Needs a build (`npm run build`). Bounded: a few examples per operation and a time budget.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+
+SCHEMATHESIS_SPEC='schemathesis>=4.0,<5'
+MAX_EXAMPLES="${FUZZ_MAX_EXAMPLES:-8}"
+MAX_TIME="${FUZZ_MAX_TIME:-150}"
+
+# Idempotent install: pip only runs when schemathesis 4.x is missing.
+if ! python3 -c 'import importlib.metadata as m, sys; sys.exit(0 if m.version("schemathesis").startswith("4.") else 1)' 2>/dev/null; then
+  echo "[fuzz] installing $SCHEMATHESIS_SPEC"
+  python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore "$SCHEMATHESIS_SPEC" || exit 1
+fi
+
+work=$(mktemp -d)
+port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+echo "[fuzz] starting the system on port $port (log: $work/system.log)"
+AFF_LOCAL_DIR="$work" PORT="$port" node -e 'require("./libs/devstack/dist/dev-system.js").runDevSystem()' \
+  >"$work/system.log" 2>&1 &
+system_pid=$!
+stop() {
+  kill -TERM "$system_pid" 2>/dev/null
+  wait "$system_pid" 2>/dev/null
+  rm -rf "$work"
+}
+trap stop EXIT
+
+for _ in $(seq 1 240); do
+  [ -f "$work/dev-credentials.json" ] && break
+  if ! kill -0 "$system_pid" 2>/dev/null; then
+    echo "[fuzz] the system did not start:"; tail -30 "$work/system.log"; exit 1
+  fi
+  sleep 0.5
+done
+[ -f "$work/dev-credentials.json" ] || { echo "[fuzz] timed out starting the system"; tail -30 "$work/system.log"; exit 1; }
+
+runtime="$work/runtime.json"
+gateway=$(node -p "require('$runtime').gateway_url")
+# A merchant of its own, with a rate limit the fuzzer will not reach (429 would hide the rest).
+merchant=$(MONGO_URL=$(node -p "require('$runtime').mongo_url") NATS_URL=$(node -p "require('$runtime').nats_url") \
+  node services/gateway/dist/ops/cli.js merchant:create --name fuzz --rate-limit 1000000 --json) || exit 1
+secret=$(node -p 'JSON.parse(process.argv[1]).api_secret' "$merchant")
+
+echo "[fuzz] schemathesis on $gateway (max $MAX_EXAMPLES examples per operation, ${MAX_TIME}s budget)"
+# From the temp dir: schemathesis keeps a cache in its working directory.
+(cd "$work" && schemathesis --no-color run "$gateway/v1/openapi.json" \
+  --url "$gateway" \
+  --auth "$secret:" \
+  --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
+  --phases examples,coverage,fuzzing,stateful \
+  --max-examples "$MAX_EXAMPLES" \
+  --max-time "$MAX_TIME" \
+  --workers 2 \
+  --seed "${FUZZ_SEED:-1}" \
+  --output-truncate true)
+status=$?
+if [ "$status" -ne 0 ]; then
+  echo "[fuzz] service logs with errors:"
+  grep -h '"level":50' "$work"/*.log 2>/dev/null | tail -20
+fi
+exit "$status"

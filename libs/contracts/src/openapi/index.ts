@@ -1,0 +1,2 @@
+export { buildOpenApiDocument, openApiPath, API_VERSION } from './document';
+export { toJsonSchema, type JsonSchema } from './json-schema';

@@ -1,0 +1,145 @@
+/** Affiliates and their magic sign-in links. */
+import { z } from 'zod';
+import { createAffiliateBodySchema, updateAffiliateBodySchema } from '../schemas/affiliate';
+import { affiliateViewSchema, linkViewSchema, paginatedSchema } from '../views';
+import { expandQuery, filter, idParams, pageQuery } from './common';
+import { defineOperation } from './operation';
+
+const AFFILIATE_EXPAND = ['campaign', 'links', 'commission_stats'] as const;
+const tag = 'Affiliates';
+
+export const listAffiliates = defineOperation({
+  name: 'listAffiliates',
+  owner: 'affiliate',
+  auth: 'apiSecret',
+  tag,
+  summary: 'List affiliates',
+  http: { method: 'get', path: '/v1/affiliates' },
+  query: z.object({
+    campaign_id: filter('Only affiliates of this campaign'),
+    email: filter('Only the affiliate with this e-mail address'),
+    processor_customer_id: filter('Only the customer referrer with this customer id'),
+    ...pageQuery,
+    ...expandQuery(AFFILIATE_EXPAND),
+  }),
+  response: {
+    status: 200,
+    description: 'A page of affiliates',
+    body: paginatedSchema(affiliateViewSchema),
+  },
+  errors: [400],
+});
+
+export const createAffiliate = defineOperation({
+  name: 'createAffiliate',
+  owner: 'affiliate',
+  auth: 'apiSecret',
+  tag,
+  summary: 'Create an affiliate (or, with processor_customer_id, a customer referrer)',
+  http: { method: 'post', path: '/v1/affiliates' },
+  body: createAffiliateBodySchema,
+  response: {
+    status: 200,
+    description: 'The new affiliate, with its campaign and first link',
+    body: affiliateViewSchema,
+  },
+  errors: [400, 422],
+});
+
+export const getAffiliate = defineOperation({
+  name: 'getAffiliate',
+  owner: 'affiliate',
+  auth: 'apiSecret',
+  tag,
+  summary: 'Retrieve an affiliate (with campaign and links)',
+  http: { method: 'get', path: '/v1/affiliates/:id' },
+  params: idParams,
+  response: { status: 200, description: 'The affiliate', body: affiliateViewSchema },
+  errors: [404],
+});
+
+export const updateAffiliate = defineOperation({
+  name: 'updateAffiliate',
+  owner: 'affiliate',
+  auth: 'apiSecret',
+  tag,
+  summary: 'Update an affiliate',
+  description: 'Changing `email` sets `unconfirmed_email` and mails a confirmation link.',
+  http: { method: 'put', path: '/v1/affiliates/:id', aliases: ['patch'] },
+  params: idParams,
+  body: updateAffiliateBodySchema,
+  response: { status: 200, description: 'The updated affiliate', body: affiliateViewSchema },
+  errors: [400, 404, 422],
+});
+
+export const magicLinkSchema = z.object({
+  sso: z.object({ url: z.string(), expires: z.string().describe('ISO 8601 timestamp') }),
+  affiliate: z.object({ id: z.string(), email: z.string() }),
+});
+
+export const issueMagicLink = defineOperation({
+  name: 'issueMagicLink',
+  owner: 'affiliate',
+  auth: 'apiSecret',
+  tag,
+  summary: "One-time sign-in URL for the affiliate's dashboard (expires after one minute)",
+  http: { method: 'get', path: '/v1/affiliates/:id/sso' },
+  params: idParams,
+  response: { status: 200, description: 'The magic link', body: magicLinkSchema },
+  errors: [404],
+});
+
+/** Internal: the affiliate and campaign a link token belongs to (tracking's link directory). */
+export const resolveLinkToken = defineOperation({
+  name: 'resolveLinkToken',
+  owner: 'affiliate',
+  auth: 'internal',
+  summary: 'Resolve a link token to its affiliate and campaign',
+  query: z.object({ token: z.string() }),
+  response: {
+    status: 200,
+    description: 'The live link and its affiliate',
+    body: z.object({ link: linkViewSchema, affiliate: affiliateViewSchema }),
+  },
+  errors: [404],
+});
+
+/** Internal: the gateway's `/portal/sso` redeems a magic link through this. */
+export const redeemMagicLink = defineOperation({
+  name: 'redeemMagicLink',
+  owner: 'affiliate',
+  auth: 'internal',
+  summary: 'Redeem a magic link (single use)',
+  query: z.object({ token: z.string() }),
+  response: {
+    status: 200,
+    description: 'The merchant and affiliate the link signs in',
+    body: z.object({
+      merchant_id: z.string(),
+      affiliate: z.object({
+        id: z.string(),
+        first_name: z.string(),
+        last_name: z.string(),
+        email: z.string(),
+      }),
+    }),
+  },
+  errors: [401],
+});
+
+/** Internal: the gateway's `/portal/confirm-email` confirms an address change through this. */
+export const confirmEmail = defineOperation({
+  name: 'confirmEmail',
+  owner: 'affiliate',
+  auth: 'internal',
+  summary: "Confirm an affiliate's new e-mail address",
+  query: z.object({ token: z.string() }),
+  response: {
+    status: 200,
+    description: 'The confirmed affiliate',
+    body: z.object({
+      affiliate: z.object({ id: z.string(), first_name: z.string(), email: z.string() }),
+    }),
+  },
+  errors: [404, 422],
+});

@@ -1,0 +1,77 @@
+/** Payouts: due commissions of one affiliate and currency, bundled to be paid. */
+import { z } from 'zod';
+import { optionalCurrency, optionalText } from '../schemas/fields';
+import { paginatedSchema } from '../views';
+import { PAYOUT_STATES, payoutViewSchema } from '../views-money';
+import { expandQuery, filter, idParams, multiValueQuery, pageQuery } from './common';
+import { defineOperation } from './operation';
+
+const tag = 'Payouts';
+
+export const listPayouts = defineOperation({
+  name: 'listPayouts',
+  owner: 'payout',
+  auth: 'apiSecret',
+  tag,
+  summary: 'List payouts',
+  http: { method: 'get', path: '/v1/payouts' },
+  query: z.object({
+    affiliate_id: filter('Only payouts of this affiliate'),
+    ...multiValueQuery('state', PAYOUT_STATES),
+    ...pageQuery,
+    ...expandQuery(['affiliate', 'commissions']),
+  }),
+  response: {
+    status: 200,
+    description: 'A page of payouts',
+    body: paginatedSchema(payoutViewSchema),
+  },
+  errors: [400],
+});
+
+export const generatePayoutsBodySchema = z.object({
+  affiliate_id: optionalText('Affiliate'),
+  currency: optionalCurrency('Currency'),
+});
+
+export const generatePayouts = defineOperation({
+  name: 'generatePayouts',
+  owner: 'payout',
+  auth: 'apiSecret',
+  tag,
+  summary: 'Bundle due commissions into payouts now',
+  description: 'Answers every payout created or grown, on one page of the usual envelope.',
+  http: { method: 'post', path: '/v1/payouts/generate' },
+  body: generatePayoutsBodySchema,
+  response: {
+    status: 200,
+    description: 'The payouts created or grown',
+    body: paginatedSchema(payoutViewSchema),
+  },
+  errors: [400, 422],
+});
+
+export const getPayout = defineOperation({
+  name: 'getPayout',
+  owner: 'payout',
+  auth: 'apiSecret',
+  tag,
+  summary: 'Retrieve a payout (with affiliate and commissions)',
+  http: { method: 'get', path: '/v1/payouts/:id' },
+  params: idParams,
+  response: { status: 200, description: 'The payout', body: payoutViewSchema },
+  errors: [404],
+});
+
+export const payPayout = defineOperation({
+  name: 'payPayout',
+  owner: 'payout',
+  auth: 'apiSecret',
+  tag,
+  summary: 'Mark a payout as paid',
+  description: 'No request body. The answer usually shows `state: processing`, which is normal.',
+  http: { method: 'put', path: '/v1/payouts/:id/pay' },
+  params: idParams,
+  response: { status: 200, description: 'The updated payout', body: payoutViewSchema },
+  errors: [404, 422],
+});
