@@ -121,6 +121,26 @@ function operationObject(
   };
 }
 
+/** The gateway honours `Idempotency-Key` on every POST, PUT and PATCH of the API (docs/idempotency.md). */
+function takesIdempotencyKey(operation: Operation, method: string): boolean {
+  return operation.auth === 'apiSecret' && ['post', 'put', 'patch'].includes(method);
+}
+
+function withIdempotencyKey(object: JsonSchema): JsonSchema {
+  const parameters = [...((object.parameters as JsonSchema[] | undefined) ?? [])];
+  parameters.push({
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'Makes a retry safe: the same key with the same request replays the first answer (with `Idempotent-Replayed: true`); with another request it is a 422. Kept 24 h per merchant; at most 255 characters (else 400). A second request while the first is in flight waits for its answer, or gets 409 after a while.',
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+  });
+  const responses = { ...(object.responses as Record<string, JsonSchema>) };
+  for (const status of [400, 409, 422]) responses[String(status)] ??= errorResponse(status);
+  return { ...object, parameters, responses };
+}
+
 export function buildOpenApiDocument(): JsonSchema {
   const served = operationList().filter((operation) => operation.http);
   const withBody: Record<string, z.ZodType> = {};
@@ -132,9 +152,11 @@ export function buildOpenApiDocument(): JsonSchema {
   for (const operation of served) {
     const http = operation.http!;
     const item = (paths[openApiPath(http.path)] ??= {});
-    item[http.method] = operationObject(operation, operation.name, bodies, served);
-    for (const alias of http.aliases ?? []) {
-      item[alias] = operationObject(operation, `${operation.name}_${alias}`, bodies, served);
+    const methods = [http.method, ...(http.aliases ?? [])];
+    for (const method of methods) {
+      const id = method === http.method ? operation.name : `${operation.name}_${method}`;
+      const object = operationObject(operation, id, bodies, served);
+      item[method] = takesIdempotencyKey(operation, method) ? withIdempotencyKey(object) : object;
     }
   }
   return {
