@@ -81,3 +81,16 @@ it('the OpenAPI document lists every HTTP operation of the map with its response
     for (const status of operation.errors) expect(entry.responses[String(status)]).toBeDefined();
   }
 });
+
+it('the OpenAPI document offers Idempotency-Key on the API writes, and only there', () => {
+  const document = buildOpenApiDocument() as { paths: Record<string, Record<string, any>> };
+  const takesKey = (path: string, method: string) =>
+    (document.paths[path]![method].parameters ?? []).some(
+      (p: { name: string; in: string }) => p.name === 'Idempotency-Key' && p.in === 'header',
+    );
+  expect(takesKey('/v1/affiliates', 'post')).toBe(true);
+  expect(takesKey('/v1/affiliates/{id}', 'patch')).toBe(true);
+  expect(document.paths['/v1/affiliates']!.post.responses['422']).toBeDefined();
+  expect(takesKey('/v1/affiliates', 'get')).toBe(false);
+  expect(takesKey('/t/v1/visits', 'post')).toBe(false);
+});
