@@ -38,6 +38,18 @@ export class NewestIndex {
     private readonly opts: NewestIndexOptions,
   ) {}
 
+  /** The index of a collection whose creation event carries the record's view (`id`, `created_at`). */
+  static of<T extends NewestIndexRow>(model: Model<T>, createdSubject: string): NewestIndex {
+    return new NewestIndex(model as unknown as Model<NewestIndexRow>, {
+      createdSubject,
+      fromEvent: (event) => {
+        const view = event.data as { id?: unknown; created_at?: unknown };
+        if (typeof view.id !== 'string' || typeof view.created_at !== 'string') return null;
+        return { id: view.id, createdAt: new Date(view.created_at) };
+      },
+    });
+  }
+
   async load(): Promise<void> {
     const rows = await this.model
       .find({}, { _id: 1, merchant_id: 1, created_at: 1 })

@@ -11,7 +11,13 @@ import {
   serveRpc,
   startConsumer,
 } from '@aff/messaging';
-import { MongoPendingEventStore, TenantRepository, connectMongo, mongoReachable } from '@aff/mongo';
+import {
+  MongoPendingEventStore,
+  NewestIndex,
+  TenantRepository,
+  connectMongo,
+  mongoReachable,
+} from '@aff/mongo';
 import type { CommissionConfig } from './config';
 import { CHARGE_SUBJECTS, chargeOrderingKey, chargesHandler } from './consumers/charges.consumer';
 import { PAYOUT_SUBJECTS, payoutsHandler } from './consumers/payouts.consumer';
@@ -20,7 +26,6 @@ import { saleModel } from './data/sale.schema';
 import { ChargeUseCases } from './domain/charges';
 import { CommissionChanges } from './domain/commission-changes';
 import { CommissionQueries } from './domain/queries';
-import { newestCommissions } from './data/newest-commissions';
 import { SettlementUseCases } from './domain/settlement';
 import { commissionRpc } from './rpc/commission.rpc';
 
@@ -39,7 +44,7 @@ export async function startCommissionService(config: CommissionConfig, log: Logg
     log,
   );
   relay.start(config.OUTBOX_SWEEP_MS);
-  const newest = newestCommissions(models.commission);
+  const newest = NewestIndex.of(models.commission, 'evt.commission.created');
   await newest.load();
   const newestFollowers = newest.follow(nc, log);
 

@@ -13,13 +13,18 @@ import {
   startConsumer,
   startPartitionedConsumers,
 } from '@aff/messaging';
-import { MongoPendingEventStore, ProcessedEvents, connectMongo, mongoReachable } from '@aff/mongo';
+import {
+  MongoPendingEventStore,
+  NewestIndex,
+  ProcessedEvents,
+  connectMongo,
+  mongoReachable,
+} from '@aff/mongo';
 import type { TrackingConfig } from './config';
 import { CATALOG_SUBJECTS, catalogHandler } from './consumers/catalog.consumer';
 import { PROCESSOR_EVENT_TYPE, processorHandler } from './consumers/processor.consumer';
 import { CachedCatalogRepository } from './data/catalog-cache';
 import { LinkCountsMemory } from './data/link-counts';
-import { newestReferrals } from './data/newest-referrals';
 import { catalogModels } from './data/catalog.schema';
 import { ReferralRepository } from './data/referral.repository';
 import { referralModel } from './data/referral.schema';
@@ -44,7 +49,7 @@ export async function startTrackingService(config: TrackingConfig, log: Logger) 
   // The hot path's read models live in memory, loaded now and kept current by events.
   const catalogRepo = new CachedCatalogRepository(catalogs);
   const linkCounts = new LinkCountsMemory(referralsModel);
-  const newest = newestReferrals(referralsModel);
+  const newest = NewestIndex.of(referralsModel, 'evt.referral.created');
   await Promise.all([catalogRepo.load(), linkCounts.load(), newest.load()]);
   const followers = [
     ...catalogRepo.follow(nc, CATALOG_SUBJECTS, log),

@@ -12,7 +12,7 @@ import {
 } from '@aff/api';
 import type { ReferralRepository } from '../data/referral.repository';
 import { customerKey } from '../data/referral.repository';
-import type { NewestReferrals } from '../data/newest-referrals';
+import type { NewestIndex } from '@aff/mongo';
 import type { ReferralRecord } from '../data/referral.schema';
 import type { ReferralPresenter } from './referral-presenter';
 
@@ -22,7 +22,7 @@ export class ReferralQueries {
   constructor(
     private readonly referrals: ReferralRepository,
     private readonly presenter: ReferralPresenter,
-    private readonly newest: NewestReferrals,
+    private readonly newest: NewestIndex,
   ) {}
 
   async list(
