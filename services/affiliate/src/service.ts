@@ -1,21 +1,10 @@
-/** Composition root: connections, repositories, use cases and entry points; start and stop. */
-import type { Connection } from 'mongoose';
-import { atMost, startHealthServer, type HealthServer } from '@aff/api';
-import type { Logger } from '@aff/logging';
-import {
-  EventPublisher,
-  OutboxRelay,
-  connectNats,
-  natsReachable,
-  ensureStreams,
-  serveRpc,
-  startConsumer,
-  type NatsConnection,
-  type Subscription,
-} from '@aff/messaging';
-import { MongoPendingEventStore, TenantRepository, connectMongo, mongoReachable } from '@aff/mongo';
-import type { AffiliateConfig } from './config';
+/** Wiring of the affiliate service: its models and object graph; the kernel runs it. */
 import { STREAMS } from '@aff/contracts';
+import { defineService, type ServiceDeps } from '@aff/kernel';
+import { startConsumer } from '@aff/messaging';
+import { TenantRepository } from '@aff/mongo';
+import type { Connection } from 'mongoose';
+import { configSchema, loadAffiliateConfig, type AffiliateConfig } from './config';
 import {
   MONEY_SUBJECTS,
   REFERRAL_SUBJECTS,
@@ -41,38 +30,24 @@ import { CouponUseCases } from './domain/coupons';
 import { MagicLinks } from './domain/magic-links';
 import { mailModule } from './mail/mail-module';
 
-export interface RunningService {
-  healthPort: number | undefined;
-  stop(): Promise<void>;
-}
+/** How often the derived counters are checked against their facts and repaired. */
+const COUNTER_REPAIR_MS = 30_000;
 
-export async function startAffiliateService(
-  config: AffiliateConfig,
-  log: Logger,
-): Promise<RunningService> {
-  const mongo: Connection = await connectMongo(config.MONGO_URL, config.MONGO_DB);
-  const nc: NatsConnection = await connectNats(config.NATS_URL, 'affiliate', log);
-  await ensureStreams(nc);
+export const affiliateModels = (mongo: Connection) => ({
+  campaign: campaignModel(mongo),
+  affiliate: affiliateModel(mongo),
+  link: linkModel(mongo),
+  coupon: couponModel(mongo),
+  ssoToken: ssoTokenModel(mongo),
+  facts: factModels(mongo),
+});
+type AffiliateModels = ReturnType<typeof affiliateModels>;
 
-  const models = {
-    campaign: campaignModel(mongo),
-    affiliate: affiliateModel(mongo),
-    link: linkModel(mongo),
-    coupon: couponModel(mongo),
-  };
-  await Promise.all(Object.values(models).map((model) => model.init()));
-  const ssoTokens = ssoTokenModel(mongo);
-  await ssoTokens.init();
+export async function buildAffiliate(deps: ServiceDeps<AffiliateConfig, AffiliateModels>) {
+  const { config, log, models, mongo, nc, relay } = deps;
   const campaigns = new TenantRepository(models.campaign);
   const affiliates = new TenantRepository(models.affiliate);
   const links = new TenantRepository(models.link);
-
-  const relay = new OutboxRelay(
-    new EventPublisher(nc),
-    new MongoPendingEventStore(Object.values(models)),
-    log,
-  );
-  relay.start(config.OUTBOX_SWEEP_MS);
 
   const campaignUseCases = new CampaignUseCases(campaigns, relay, config.DEFAULT_CAMPAIGN_URL);
   const linkUseCases = new LinkUseCases(links, affiliates, campaigns, relay);
@@ -92,74 +67,50 @@ export async function startAffiliateService(
     relay,
     log,
   });
-  const subscription: Subscription = serveRpc(
-    nc,
-    'affiliate',
-    {
+
+  const derived = new DerivedCounters(models.facts, models.affiliate, models.link, models.coupon);
+  const counters = derivedCountersHandler(derived);
+  return {
+    consumers: [
+      () =>
+        startConsumer(nc, {
+          stream: STREAMS.tracking.name,
+          durable: 'affiliate-referral-counters',
+          filterSubjects: REFERRAL_SUBJECTS,
+          orderingKey: counterOrderingKey,
+          handle: counters,
+          log,
+        }),
+      () =>
+        startConsumer(nc, {
+          stream: STREAMS.commission.name,
+          durable: 'affiliate-commission-stats',
+          filterSubjects: MONEY_SUBJECTS,
+          orderingKey: counterOrderingKey,
+          handle: counters,
+          log,
+        }),
+      () => mail.start(nc),
+    ],
+    intervals: [
+      { everyMs: COUNTER_REPAIR_MS, run: () => derived.repair(), failure: 'counter repair failed' },
+    ],
+    rpc: {
       ...affiliateRpc(affiliateUseCases),
       ...campaignRpc(campaignUseCases),
       ...linkRpc(linkUseCases),
       ...couponRpc(new CouponUseCases(new TenantRepository(models.coupon), affiliates, relay)),
-      ...magicLinkRpc(new MagicLinks(ssoTokens, affiliates, config.PUBLIC_URL)),
+      ...magicLinkRpc(new MagicLinks(models.ssoToken, affiliates, config.PUBLIC_URL)),
       ...mail.rpc,
-    },
-    log,
-  );
-
-  const facts = factModels(mongo);
-  await Promise.all(Object.values(facts).map((model) => model.init()));
-  const derived = new DerivedCounters(facts, models.affiliate, models.link, models.coupon);
-  const counters = derivedCountersHandler(derived);
-  const consumers = [
-    await startConsumer(nc, {
-      stream: STREAMS.tracking.name,
-      durable: 'affiliate-referral-counters',
-      filterSubjects: REFERRAL_SUBJECTS,
-      orderingKey: counterOrderingKey,
-      handle: counters,
-      log,
-    }),
-    await startConsumer(nc, {
-      stream: STREAMS.commission.name,
-      durable: 'affiliate-commission-stats',
-      filterSubjects: MONEY_SUBJECTS,
-      orderingKey: counterOrderingKey,
-      handle: counters,
-      log,
-    }),
-    ...(await mail.start(nc)),
-  ];
-  let repairing = false;
-  const repairTimer = setInterval(() => {
-    if (repairing) return;
-    repairing = true;
-    derived
-      .repair()
-      .catch((err: unknown) => log.warn({ err }, 'counter repair failed'))
-      .finally(() => {
-        repairing = false;
-      });
-  }, 30_000);
-  repairTimer.unref();
-
-  const health: HealthServer | undefined = await startHealthServer(config.HEALTH_PORT, {
-    mongo: () => mongoReachable(mongo),
-    nats: () => natsReachable(nc),
-  });
-  log.info({ healthPort: health?.port }, 'affiliate service ready');
-
-  return {
-    healthPort: health?.port,
-    async stop() {
-      clearInterval(repairTimer);
-      subscription.unsubscribe();
-      // Bounded steps: a server that is gone must not stall shutdown past its deadline.
-      await atMost(Promise.all(consumers.map((consumer) => consumer.stop())), 1_500);
-      await atMost(relay.stop(), 1_000);
-      await atMost(nc.drain(), 1_000);
-      await atMost(nc.close(), 200);
-      await health?.close();
-      await atMost(mongo.close(), 500);
     },
   };
 }
+
+export const affiliateService = defineService({
+  name: 'affiliate',
+  configSchema,
+  loadConfig: loadAffiliateConfig,
+  models: affiliateModels,
+  outbox: (models) => [models.campaign, models.affiliate, models.link, models.coupon],
+  build: buildAffiliate,
+});

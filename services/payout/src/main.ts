@@ -1,15 +1,5 @@
 import './instrument';
-import { createLogger } from '@aff/logging';
-import { stopTelemetry } from '@aff/telemetry';
-import { runUntilSignalled } from '@aff/api';
-import { loadPayoutConfig } from './config';
-import { startPayoutService } from './service';
+import { runService } from '@aff/kernel';
+import { payoutService } from './service';
 
-const log = createLogger('payout');
-runUntilSignalled(log, async () => {
-  const service = await startPayoutService(loadPayoutConfig(), log);
-  return async () => {
-    await service.stop();
-    await stopTelemetry();
-  };
-});
+runService(payoutService);

@@ -1,20 +1,7 @@
-/** Composition root: connections, repositories, use cases and entry points; start and stop. */
+/** Wiring of the payout service: its models and object graph; the kernel runs it. */
+import { defineService, type ServiceDeps } from '@aff/kernel';
 import type { Connection } from 'mongoose';
-import { atMost, startHealthServer, type HealthServer } from '@aff/api';
-import type { Logger } from '@aff/logging';
-import {
-  EventPublisher,
-  OutboxRelay,
-  connectNats,
-  natsReachable,
-  ensureStreams,
-  serveRpc,
-  type NatsConnection,
-  type RunningConsumer,
-  type Subscription,
-} from '@aff/messaging';
-import { MongoPendingEventStore, connectMongo, mongoReachable } from '@aff/mongo';
-import type { PayoutConfig } from './config';
+import { configSchema, loadPayoutConfig, type PayoutConfig } from './config';
 import { ClaimRepository } from './data/claim.repository';
 import { claimModel } from './data/claim.schema';
 import { CommissionRepository } from './data/commission.repository';
@@ -37,47 +24,29 @@ import { ReadModels } from './domain/read-models';
 import { RecordPayment } from './domain/record-payment';
 import { startAffiliateConsumer } from './consumers/affiliate.consumer';
 import { startCommissionConsumer } from './consumers/commission.consumer';
-import { startGenerateScheduler } from './jobs/generate-scheduler';
+import { generateJob } from './jobs/generate-scheduler';
 import { PaymentWorker } from './jobs/payment-worker';
 import { payoutRpc } from './rpc/payout.rpc';
 
-export interface RunningService {
-  healthPort: number | undefined;
-  stop(): Promise<void>;
-}
+export const payoutModels = (mongo: Connection) => ({
+  payout: payoutModel(mongo),
+  claim: claimModel(mongo),
+  step: paymentStepModel(mongo),
+  event: payoutEventModel(mongo),
+  commission: commissionModel(mongo),
+  affiliate: affiliateSnapshotModel(mongo),
+  campaign: campaignSnapshotModel(mongo),
+});
+type PayoutModels = ReturnType<typeof payoutModels>;
 
-export async function startPayoutService(
-  config: PayoutConfig,
-  log: Logger,
-): Promise<RunningService> {
-  const mongo: Connection = await connectMongo(config.MONGO_URL, config.MONGO_DB);
-  const nc: NatsConnection = await connectNats(config.NATS_URL, 'payout', log);
-  // Every stream, not only ours: our consumers must exist before the producers first publish.
-  await ensureStreams(nc);
-
-  const models = {
-    payout: payoutModel(mongo),
-    claim: claimModel(mongo),
-    step: paymentStepModel(mongo),
-    event: payoutEventModel(mongo),
-    commission: commissionModel(mongo),
-    affiliate: affiliateSnapshotModel(mongo),
-    campaign: campaignSnapshotModel(mongo),
-  };
-  await Promise.all(Object.values(models).map((model) => model.init()));
+export function buildPayout(deps: ServiceDeps<PayoutConfig, PayoutModels>) {
+  const { config, log, models, nc, relay } = deps;
   const payouts = new PayoutRepository(models.payout);
   const claims = new ClaimRepository(models.claim);
   const steps = new PaymentStepRepository(models.step);
   const commissions = new CommissionRepository(models.commission);
   const affiliates = new SnapshotRepository(models.affiliate);
   const campaigns = new SnapshotRepository(models.campaign);
-
-  const relay = new OutboxRelay(
-    new EventPublisher(nc),
-    new MongoPendingEventStore([models.event]),
-    log,
-  );
-  relay.start(config.OUTBOX_SWEEP_MS);
 
   const presenter = new PayoutPresenter(commissions, affiliates, campaigns);
   const refresher = new PayoutRefresher(
@@ -93,9 +62,10 @@ export async function startPayoutService(
   );
   const recorder = new RecordPayment(claims, steps, commissions);
   const generate = new GeneratePayouts(payouts, commissions, claims, steps, refresher, presenter);
+  const complete = new CompletePayment(steps, recorder, refresher);
   const worker = new PaymentWorker(
     steps,
-    new CompletePayment(steps, recorder, refresher),
+    complete,
     {
       concurrency: config.PAYOUT_PAY_CONCURRENCY,
       delayMs: config.PAYOUT_PROCESSING_DELAY_MS,
@@ -107,39 +77,29 @@ export async function startPayoutService(
   const pay = new PayPayout(payouts, steps, recorder, refresher, presenter, worker);
   const readModels = new ReadModels(commissions, affiliates, campaigns, claims, refresher);
 
-  const consumers: RunningConsumer[] = [
-    await startCommissionConsumer(nc, readModels, log),
-    await startAffiliateConsumer(nc, readModels, log),
-  ];
-  worker.start();
-  const scheduler = startGenerateScheduler(generate, config.PAYOUT_GENERATE_INTERVAL_MS, log);
-
-  const subscription: Subscription = serveRpc(
-    nc,
-    'payout',
-    payoutRpc({ queries: new PayoutQueries(payouts, presenter), pay, generate }),
-    log,
-  );
-
-  const health: HealthServer | undefined = await startHealthServer(config.HEALTH_PORT, {
-    mongo: () => mongoReachable(mongo),
-    nats: () => natsReachable(nc),
-  });
-  log.info({ healthPort: health?.port }, 'payout service ready');
-
   return {
-    healthPort: health?.port,
-    async stop() {
-      subscription.unsubscribe();
-      await atMost(scheduler.stop(), 1_000);
-      // Bounded steps: a server that is gone must not stall shutdown past its deadline.
-      await atMost(Promise.all(consumers.map((consumer) => consumer.stop())), 1_500);
-      await atMost(worker.stop(), 1_000);
-      await atMost(relay.stop(), 1_000);
-      await atMost(nc.drain(), 1_000);
-      await atMost(nc.close(), 200);
-      await health?.close();
-      await atMost(mongo.close(), 500);
-    },
+    payouts,
+    commissions,
+    generate,
+    pay,
+    complete,
+    worker,
+    consumers: [
+      () => startCommissionConsumer(nc, readModels, log),
+      () => startAffiliateConsumer(nc, readModels, log),
+    ],
+    workers: [worker],
+    intervals: [generateJob(generate, config.PAYOUT_GENERATE_INTERVAL_MS, log)],
+    rpc: payoutRpc({ queries: new PayoutQueries(payouts, presenter), pay, generate }),
   };
 }
+
+export const payoutService = defineService({
+  name: 'payout',
+  configSchema,
+  loadConfig: loadPayoutConfig,
+  models: payoutModels,
+  // Payout events are written to their own collection and relayed from there.
+  outbox: (models) => [models.event],
+  build: buildPayout,
+});

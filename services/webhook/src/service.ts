@@ -1,22 +1,11 @@
-/** Composition root: connections, repositories, use cases and entry points; start and stop. */
+/** Wiring of the webhook service: its models and object graph; the kernel runs it. */
+import { defineService, type ServiceDeps } from '@aff/kernel';
+import { TenantRepository } from '@aff/mongo';
 import type { Connection } from 'mongoose';
-import { atMost, startHealthServer, type HealthServer } from '@aff/api';
-import type { Logger } from '@aff/logging';
-import {
-  EventPublisher,
-  OutboxRelay,
-  connectNats,
-  natsReachable,
-  ensureStreams,
-  serveRpc,
-  type NatsConnection,
-  type Subscription,
-} from '@aff/messaging';
-import { MongoPendingEventStore, TenantRepository, connectMongo, mongoReachable } from '@aff/mongo';
-import type { WebhookConfig } from './config';
+import { configSchema, loadWebhookConfig, type WebhookConfig } from './config';
 import { startEventConsumers } from './consumers/domain-events.consumer';
-import { startDuePoller } from './consumers/due-deliveries.poller';
-import { startLogPruneJob } from './consumers/log-prune.job';
+import { dueDeliveriesJob } from './consumers/due-deliveries.poller';
+import { logPruneJob } from './consumers/log-prune.job';
 import { AttemptRepository } from './data/attempt.repository';
 import { attemptModel } from './data/attempt.schema';
 import { DeliveryClaims } from './data/delivery-claims';
@@ -39,32 +28,21 @@ import { HttpWebhookSender } from './outbound/http-sender';
 import { deliveryRpc } from './rpc/delivery.rpc';
 import { endpointRpc } from './rpc/endpoint.rpc';
 
-export interface RunningService {
-  healthPort: number | undefined;
-  stop(): Promise<void>;
-}
-
 /** A claim outlives the request's deadline by this much before another sender may take over. */
 const LEASE_MARGIN_MS = 5000;
 /** How long an event's ack waits for its fresh deliveries' first answers before scheduling them. */
 const FIRST_ATTEMPT_WAIT_MS = 2000;
 
-export async function startWebhookService(
-  config: WebhookConfig,
-  log: Logger,
-): Promise<RunningService> {
-  const mongo: Connection = await connectMongo(config.MONGO_URL, config.MONGO_DB);
-  const nc: NatsConnection = await connectNats(config.NATS_URL, 'webhook', log);
-  // Every stream, so the consumers exist before the services that publish to them first start.
-  await ensureStreams(nc);
+export const webhookModels = (mongo: Connection) => ({
+  endpoint: endpointModel(mongo),
+  delivery: deliveryModel(mongo),
+  attempt: attemptModel(mongo),
+  schedule: scheduleModel(mongo),
+});
+type WebhookModels = ReturnType<typeof webhookModels>;
 
-  const models = {
-    endpoint: endpointModel(mongo),
-    delivery: deliveryModel(mongo),
-    attempt: attemptModel(mongo),
-    schedule: scheduleModel(mongo),
-  };
-  await Promise.all(Object.values(models).map((model) => model.init()));
+export function buildWebhook(deps: ServiceDeps<WebhookConfig, WebhookModels>) {
+  const { config, log, models, nc, relay } = deps;
   const endpoints = new TenantRepository(models.endpoint);
   const deliveries = new DeliveryRepository(models.delivery);
   const attemptLog = new AttemptRepository(models.attempt);
@@ -77,14 +55,6 @@ export async function startWebhookService(
   const leaseMs = config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
   const scaled = (ms: number) => ms * config.WEBHOOK_TIME_SCALE;
   const directory = new EndpointDirectory(endpoints, nc);
-  const directoryFollower = directory.follow(nc);
-  // `webhook_endpoint.*` events are written with the endpoint and relayed from there.
-  const relay = new OutboxRelay(
-    new EventPublisher(nc),
-    new MongoPendingEventStore([models.endpoint]),
-    log,
-  );
-  relay.start(config.OUTBOX_SWEEP_MS);
   const endpointHealth = new EndpointHealth(endpoints, directory, relay, {
     disableAfterMs: scaled(config.WEBHOOK_DISABLE_AFTER_MS),
     disableAfterLabelMs: config.WEBHOOK_DISABLE_AFTER_MS,
@@ -118,55 +88,42 @@ export async function startWebhookService(
     dispatcher,
   );
 
-  const subscription: Subscription = serveRpc(
-    nc,
-    'webhook',
-    { ...endpointRpc(endpointUseCases), ...deliveryRpc(deliveryUseCases) },
-    log,
-  );
-  const consumers = await startEventConsumers(
-    nc,
-    new FanOut(directory, deliveries, schedule, leaseMs),
-    new DeliveriesHandoff(dispatcher, schedule, FIRST_ATTEMPT_WAIT_MS),
-    log,
-  );
-  const poller = startDuePoller(schedule, dispatcher, config.WEBHOOK_POLL_MS, log);
-  const pruneJob = startLogPruneJob(
-    new LogPruner(models.endpoint, models.delivery, models.attempt),
-    scaled(config.WEBHOOK_LOG_RETENTION_MS),
-    config.WEBHOOK_PRUNE_INTERVAL_MS,
-    log,
-  );
-
-  const health: HealthServer | undefined = await startHealthServer(config.HEALTH_PORT, {
-    mongo: () => mongoReachable(mongo),
-    nats: () => natsReachable(nc),
-  });
-  log.info(
-    {
-      healthPort: health?.port,
+  return {
+    follow: () => [directory.follow(nc)],
+    consumers: [
+      () =>
+        startEventConsumers(
+          nc,
+          new FanOut(directory, deliveries, schedule, leaseMs),
+          new DeliveriesHandoff(dispatcher, schedule, FIRST_ATTEMPT_WAIT_MS),
+          log,
+        ),
+    ],
+    workers: [dispatcher],
+    intervals: [
+      dueDeliveriesJob(schedule, dispatcher, config.WEBHOOK_POLL_MS),
+      logPruneJob(
+        new LogPruner(models.endpoint, models.delivery, models.attempt),
+        scaled(config.WEBHOOK_LOG_RETENTION_MS),
+        config.WEBHOOK_PRUNE_INTERVAL_MS,
+        log,
+      ),
+    ],
+    rpc: { ...endpointRpc(endpointUseCases), ...deliveryRpc(deliveryUseCases) },
+    close: () => sender.close(),
+    readyFields: {
       allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       timeScale: config.WEBHOOK_TIME_SCALE,
     },
-    'webhook service ready',
-  );
-
-  return {
-    healthPort: health?.port,
-    async stop() {
-      subscription.unsubscribe();
-      directoryFollower.unsubscribe();
-      // Bounded steps: a server that is gone must not stall shutdown past its deadline.
-      await atMost(Promise.all(consumers.map((consumer) => consumer.stop())), 1_500);
-      await atMost(poller.stop(), 1_000);
-      await atMost(dispatcher.stop(), 1_000);
-      await atMost(pruneJob.stop(), 500);
-      await atMost(relay.stop(), 1_000);
-      sender.close();
-      await atMost(nc.drain(), 1_000);
-      await atMost(nc.close(), 200);
-      await health?.close();
-      await atMost(mongo.close(), 500);
-    },
   };
 }
+
+export const webhookService = defineService({
+  name: 'webhook',
+  configSchema,
+  loadConfig: loadWebhookConfig,
+  models: webhookModels,
+  // `webhook_endpoint.*` events are written with the endpoint and relayed from there.
+  outbox: (models) => [models.endpoint],
+  build: buildWebhook,
+});
