@@ -7,55 +7,31 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import type { EventEnvelope } from '@aff/contracts';
+import { loadConfig } from '@aff/config';
+import { createLogger } from '@aff/logging';
+import { connectNats, type NatsConnection, type PendingEvent } from '@aff/messaging';
 import { connectMongo } from '@aff/mongo';
-import type { PendingEvent } from '@aff/messaging';
-import { ClaimRepository } from '../src/data/claim.repository';
-import { claimModel } from '../src/data/claim.schema';
-import { CommissionRepository } from '../src/data/commission.repository';
-import { commissionModel } from '../src/data/commission.schema';
-import { PaymentStepRepository } from '../src/data/payment-step.repository';
-import { paymentStepModel } from '../src/data/payment-step.schema';
-import { PayoutEventRepository } from '../src/data/payout-event.repository';
-import { payoutEventModel } from '../src/data/payout-event.schema';
-import { PayoutRepository } from '../src/data/payout.repository';
-import { payoutModel } from '../src/data/payout.schema';
-import { SnapshotRepository } from '../src/data/snapshot.repository';
-import { affiliateSnapshotModel, campaignSnapshotModel } from '../src/data/snapshot.schema';
-import { CompletePayment } from '../src/domain/complete-payment';
-import { GeneratePayouts } from '../src/domain/generate-payouts';
-import { PayPayout } from '../src/domain/pay-payout';
-import { PayoutPresenter } from '../src/domain/payout-presenter';
-import { PayoutRefresher } from '../src/domain/payout-refresher';
-import { RecordPayment } from '../src/domain/record-payment';
+import { configSchema } from '../src/config';
+import { buildPayout, payoutModels } from '../src/service';
 
 let mongo: Connection;
+let nc: NatsConnection;
 const published: EventEnvelope[] = [];
 const queued: string[] = [];
-let commissions: CommissionRepository;
-let payouts: PayoutRepository;
-let generate: GeneratePayouts;
-let pay: PayPayout;
-let complete: CompletePayment;
+let wiring: ReturnType<typeof buildPayout>;
 
 beforeAll(async () => {
-  mongo = await connectMongo(process.env.MONGO_URL!, `payout_races_${Date.now()}`);
-  const models = {
-    payout: payoutModel(mongo),
-    claim: claimModel(mongo),
-    step: paymentStepModel(mongo),
-    event: payoutEventModel(mongo),
-    commission: commissionModel(mongo),
-    affiliate: affiliateSnapshotModel(mongo),
-    campaign: campaignSnapshotModel(mongo),
-  };
+  const config = loadConfig(configSchema, {
+    MONGO_URL: process.env.MONGO_URL,
+    NATS_URL: process.env.NATS_URL,
+    MONGO_DB: `payout_races_${Date.now()}`,
+  });
+  const log = createLogger('payout', 'silent');
+  mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
+  // The service's own wiring; nothing is started (no consumer, worker or timer).
+  nc = await connectNats(config.NATS_URL, 'payout-races', log);
+  const models = payoutModels(mongo);
   await Promise.all(Object.values(models).map((model) => model.init()));
-  payouts = new PayoutRepository(models.payout);
-  commissions = new CommissionRepository(models.commission);
-  const claims = new ClaimRepository(models.claim);
-  const steps = new PaymentStepRepository(models.step);
-  const affiliates = new SnapshotRepository(models.affiliate);
-  const campaigns = new SnapshotRepository(models.campaign);
-  const presenter = new PayoutPresenter(commissions, affiliates, campaigns);
   const relay = {
     relay(pending: PendingEvent[]) {
       for (const item of pending) {
@@ -64,25 +40,14 @@ beforeAll(async () => {
       }
     },
   };
-  const refresher = new PayoutRefresher(
-    payouts,
-    claims,
-    steps,
-    commissions,
-    affiliates,
-    campaigns,
-    presenter,
-    new PayoutEventRepository(models.event),
-    relay,
-  );
-  const recorder = new RecordPayment(claims, steps, commissions);
-  generate = new GeneratePayouts(payouts, commissions, claims, steps, refresher, presenter);
-  pay = new PayPayout(payouts, steps, recorder, refresher, presenter, {
-    enqueue: (_merchant, id) => queued.push(id),
+  wiring = buildPayout({ config, log, mongo, nc, models, relay });
+  // Payments are completed by the test (twice, at once), not by the worker's queue.
+  jest.spyOn(wiring.worker, 'enqueue').mockImplementation((_merchant, id) => {
+    queued.push(id);
   });
-  complete = new CompletePayment(steps, recorder, refresher);
 });
 afterAll(async () => {
+  await nc.close();
   await mongo.dropDatabase().catch(() => undefined);
   await mongo.close();
 });
@@ -90,7 +55,7 @@ afterAll(async () => {
 async function seedDue(merchantId: string, count: number, amount: number) {
   const now = new Date();
   for (let i = 0; i < count; i++) {
-    await commissions.save({
+    await wiring.commissions.save({
       _id: randomUUID(),
       merchant_id: merchantId,
       affiliate_id: 'affiliate-1',
@@ -110,9 +75,12 @@ async function seedDue(merchantId: string, count: number, amount: number) {
 
 async function payEveryOpenPayout(merchantId: string) {
   const ctx = { merchantId, events: {} };
-  const open = await payouts.page(merchantId, { states: ['pending', 'due'] }, 0, 100);
+  const open = await wiring.payouts.page(merchantId, { states: ['pending', 'due'] }, 0, 100);
   await Promise.allSettled(
-    open.items.flatMap((p) => [pay.pay(ctx, p._id, 'key-1'), pay.pay(ctx, p._id, 'key-2')]),
+    open.items.flatMap((p) => [
+      wiring.pay.pay(ctx, p._id, 'key-1'),
+      wiring.pay.pay(ctx, p._id, 'key-2'),
+    ]),
   );
 }
 
@@ -120,7 +88,10 @@ async function completeQueued(merchantId: string) {
   const ids = queued.splice(0);
   // Twice each, at once: a restarted process and a replica taking over the same payment.
   await Promise.all(
-    ids.flatMap((id) => [complete.complete(merchantId, id), complete.complete(merchantId, id)]),
+    ids.flatMap((id) => [
+      wiring.complete.complete(merchantId, id),
+      wiring.complete.complete(merchantId, id),
+    ]),
   );
 }
 
@@ -132,21 +103,21 @@ it('puts every commission in exactly one payout and pays each payout once', asyn
   for (let round = 0; round < rounds; round++) {
     await seedDue(merchantId, perRound, 100);
     await Promise.all([
-      generate.run(ctx, {}),
-      generate.run(ctx, {}),
+      wiring.generate.run(ctx, {}),
+      wiring.generate.run(ctx, {}),
       payEveryOpenPayout(merchantId),
-      generate.run(ctx, {}),
+      wiring.generate.run(ctx, {}),
     ]);
     await completeQueued(merchantId);
   }
   // Settle: whatever a race left for later is bundled and paid now.
   for (let settle = 0; settle < 3; settle++) {
-    await generate.run(ctx, {});
+    await wiring.generate.run(ctx, {});
     await payEveryOpenPayout(merchantId);
     await completeQueued(merchantId);
   }
 
-  const all = await payouts.page(merchantId, {}, 0, 100);
+  const all = await wiring.payouts.page(merchantId, {}, 0, 100);
   const holders = new Map<string, string[]>();
   for (const payout of all.items) {
     expect(payout.state).toBe('paid');

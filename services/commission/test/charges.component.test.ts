@@ -1,0 +1,258 @@
+/**
+ * The commission service through its real entry points: started by the kernel from its
+ * definition (so its own build(deps)), on a NATS server of its own and a fresh database. The
+ * test plays the tracking service (it publishes `charge.attributed` and
+ * `charge.refund_attributed` on the tracking stream) and reads what the service published and
+ * answers over RPC.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  STREAMS,
+  buildEvent,
+  type AffiliateView,
+  type CampaignView,
+  type ChargeAttributed,
+  type ChargeRefundAttributed,
+  type CommissionView,
+  type EventEnvelope,
+  type ProcessorCharge,
+  type ReferralView,
+} from '@aff/contracts';
+import { RpcClient } from '@aff/messaging';
+import { commissionService } from '../src/service';
+import { startComponent, type Component } from '../../../test/support/component';
+import { awaitEvents, eventsOf, publishHandled } from '../../../test/support/component-events';
+
+const CHARGES_DURABLE = 'commission-charges';
+let component: Component<unknown>;
+let rpc: RpcClient;
+
+beforeAll(async () => {
+  component = await startComponent(commissionService);
+  rpc = new RpcClient(component.nc, 5000);
+});
+afterAll(async () => {
+  await component?.stop();
+});
+
+function campaign(fields: Partial<CampaignView> = {}): CampaignView {
+  const now = new Date().toISOString();
+  return {
+    id: randomUUID(),
+    name: 'Default',
+    url: 'https://shop.example/',
+    reward_type: 'percent',
+    commission_percent: 20,
+    commission_amount_cents: null,
+    commission_amount_currency: null,
+    minimum_payout_cents: 0,
+    days_until_commissions_are_due: 30,
+    days_before_referrals_expire: 60,
+    max_commission_period_months: null,
+    max_commissions: null,
+    default: true,
+    created_at: now,
+    updated_at: now,
+    ...fields,
+  };
+}
+
+function affiliate(): AffiliateView {
+  const now = new Date().toISOString();
+  return {
+    id: randomUUID(),
+    created_at: now,
+    updated_at: now,
+    state: 'active',
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    email: `ada-${randomUUID()}@example.com`,
+    confirmed_at: null,
+    unconfirmed_email: null,
+    wallet_a_email: null,
+    wallet_a_email_confirmed_at: null,
+    wallet_b_email: null,
+    wallet_b_email_confirmed_at: null,
+    receive_new_commission_notifications: false,
+    sign_in_count: 0,
+    processor_customer_id: null,
+    processor_account_id: null,
+    visitors: 1,
+    leads: 1,
+    conversions: 1,
+  };
+}
+
+function referral(customerId: string): ReferralView {
+  const now = new Date();
+  return {
+    id: randomUUID(),
+    link: null,
+    visits: 1,
+    customer: { platform: 'processor', id: customerId, name: null, email: null },
+    created_at: now.toISOString(),
+    became_lead_at: now.toISOString(),
+    became_conversion_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + 60 * 86_400_000).toISOString(),
+    updated_at: now.toISOString(),
+    deactivated_at: null,
+    conversion_state: 'conversion',
+    processor_account_id: null,
+    processor_customer_id: customerId,
+  };
+}
+
+/** A merchant with one attributed customer, and its charges' events as tracking builds them. */
+function scenario(campaignFields: Partial<CampaignView> = {}) {
+  const merchantId = randomUUID();
+  const customerId = `cus_${randomUUID()}`;
+  const the = { campaign: campaign(campaignFields), affiliate: affiliate() };
+  const ref = referral(customerId);
+  const charge = (fields: Partial<ProcessorCharge> = {}): ProcessorCharge => ({
+    id: `ch_${randomUUID()}`,
+    customer: customerId,
+    amount: 10_000,
+    amount_refunded: 0,
+    currency: 'usd',
+    ...fields,
+  });
+  return {
+    merchantId,
+    charge,
+    attributed: (c: ProcessorCharge): EventEnvelope<ChargeAttributed> =>
+      buildEvent('charge.attributed', merchantId, {
+        processor_event_id: `evt_${randomUUID()}`,
+        processor_account_id: null,
+        charge: c,
+        referral: ref,
+        ...the,
+      }),
+    refunded: (c: ProcessorCharge, processorEventId = `evt_${randomUUID()}`) =>
+      buildEvent('charge.refund_attributed', merchantId, {
+        processor_event_id: processorEventId,
+        charge: c,
+        referral_id: ref.id,
+      } satisfies ChargeRefundAttributed),
+  };
+}
+
+const tracking = STREAMS.tracking.name;
+const commissions = STREAMS.commission.name;
+
+async function getCommission(merchantId: string, id: string) {
+  const request = {
+    merchant_id: merchantId,
+    params: { id },
+    query: {},
+    expand: [],
+    api_key_id: null,
+  };
+  return rpc.call('commission', 'getCommission', request, randomUUID());
+}
+
+it('turns charge.attributed into a sale and a commission.created, readable over RPC', async () => {
+  const s = scenario();
+  await publishHandled(component.nc, tracking, CHARGES_DURABLE, [s.attributed(s.charge())]);
+
+  const [created] = await awaitEvents<CommissionView>(
+    component.natsUrl,
+    commissions,
+    'commission.created',
+    s.merchantId,
+  );
+  expect(created!.data).toMatchObject({ amount: 2000, currency: 'USD', state: 'pending' });
+  expect(created!.data.sale).toMatchObject({
+    sale_amount_cents: 10_000,
+    charge_amount_cents: 10_000,
+  });
+  await awaitEvents(component.natsUrl, commissions, 'sale.created', s.merchantId);
+
+  const reply = await getCommission(s.merchantId, created!.data.id);
+  expect(reply.status).toBe(200);
+  expect(reply.body).toMatchObject({ id: created!.data.id, amount: 2000, state: 'pending' });
+});
+
+it('has no second effect when the same charge is attributed again', async () => {
+  const s = scenario();
+  const charge = s.charge();
+  await publishHandled(component.nc, tracking, CHARGES_DURABLE, [s.attributed(charge)]);
+  await awaitEvents(component.natsUrl, commissions, 'commission.created', s.merchantId);
+  // A second delivery of the same processor charge (tracking re-run, replay): new envelope id.
+  await publishHandled(component.nc, tracking, CHARGES_DURABLE, [
+    s.attributed(charge),
+    s.attributed(charge),
+  ]);
+
+  expect(
+    await eventsOf(component.natsUrl, commissions, 'commission.created', s.merchantId),
+  ).toHaveLength(1);
+  expect(await eventsOf(component.natsUrl, commissions, 'sale.created', s.merchantId)).toHaveLength(
+    1,
+  );
+  const list = await rpc.call(
+    'commission',
+    'listCommissions',
+    { merchant_id: s.merchantId, params: {}, query: {}, expand: [], api_key_id: null },
+    randomUUID(),
+  );
+  expect(list.status).toBe(200);
+  expect((list.body as { data: unknown[] }).data).toHaveLength(1);
+});
+
+it('reduces the commission on a partial refund and voids it on a full one, each once', async () => {
+  const s = scenario();
+  const charge = s.charge();
+  await publishHandled(component.nc, tracking, CHARGES_DURABLE, [s.attributed(charge)]);
+  const [created] = await awaitEvents<CommissionView>(
+    component.natsUrl,
+    commissions,
+    'commission.created',
+    s.merchantId,
+  );
+  const id = created!.data.id;
+
+  // A quarter refunded: 20 % of the 7500 left.
+  const partial = s.refunded({ ...charge, amount_refunded: 2500 }, 'evt_partial');
+  await publishHandled(component.nc, tracking, CHARGES_DURABLE, [partial]);
+  const [updated] = await awaitEvents<CommissionView>(
+    component.natsUrl,
+    commissions,
+    'commission.updated',
+    s.merchantId,
+  );
+  expect(updated!.data).toMatchObject({ id, amount: 1500, state: 'pending' });
+  await awaitEvents(component.natsUrl, commissions, 'sale.refunded', s.merchantId);
+
+  // The same refund event again (a redelivery from the processor) changes nothing.
+  await publishHandled(component.nc, tracking, CHARGES_DURABLE, [
+    s.refunded({ ...charge, amount_refunded: 2500 }, 'evt_partial'),
+  ]);
+  expect(
+    await eventsOf(component.natsUrl, commissions, 'commission.updated', s.merchantId),
+  ).toHaveLength(1);
+  expect((await getCommission(s.merchantId, id)).body).toMatchObject({ amount: 1500 });
+
+  await publishHandled(component.nc, tracking, CHARGES_DURABLE, [
+    s.refunded({ ...charge, amount_refunded: 10_000 }),
+  ]);
+  const [voided] = await awaitEvents<CommissionView>(
+    component.natsUrl,
+    commissions,
+    'commission.voided',
+    s.merchantId,
+  );
+  expect(voided!.data).toMatchObject({ id, state: 'voided' });
+  expect(voided!.data.voided_at).not.toBeNull();
+  expect((await getCommission(s.merchantId, id)).body).toMatchObject({ state: 'voided' });
+});
+
+it('earns nothing for a disabled affiliate', async () => {
+  const s = scenario();
+  const event = s.attributed(s.charge());
+  event.data.affiliate.state = 'disabled';
+  await publishHandled(component.nc, tracking, CHARGES_DURABLE, [event]);
+  await awaitEvents(component.natsUrl, commissions, 'sale.created', s.merchantId);
+  expect(
+    await eventsOf(component.natsUrl, commissions, 'commission.created', s.merchantId),
+  ).toEqual([]);
+});

@@ -1,0 +1,225 @@
+/**
+ * The tracking service through its real entry points: started by the kernel from its
+ * definition (so its own build(deps)), on a NATS server of its own and a fresh database. The
+ * test plays the affiliate service (catalog events), the gateway (visits over RPC, verified
+ * processor events on the gateway stream) and reads what tracking published.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  STREAMS,
+  buildEvent,
+  type AffiliateView,
+  type CampaignView,
+  type ChargeAttributed,
+  type ChargeRefundAttributed,
+  type LinkView,
+  type ProcessorEvent,
+  type ReferralView,
+} from '@aff/contracts';
+import { EventPublisher, RpcClient } from '@aff/messaging';
+import { trackingService } from '../src/service';
+import { startComponent, type Component } from '../../../test/support/component';
+import {
+  awaitDrained,
+  awaitEvents,
+  eventsOf,
+  publishHandled,
+} from '../../../test/support/component-events';
+import { eventually } from '../../../test/support/processor';
+
+let component: Component<unknown>;
+let rpc: RpcClient;
+
+beforeAll(async () => {
+  component = await startComponent(trackingService);
+  rpc = new RpcClient(component.nc, 5000);
+});
+afterAll(async () => {
+  await component?.stop();
+});
+
+const tracking = STREAMS.tracking.name;
+
+/** A merchant whose campaign, affiliate and link the affiliate service has announced. */
+async function merchantWithLink() {
+  const merchantId = randomUUID();
+  const now = new Date().toISOString();
+  const campaign: CampaignView = {
+    id: randomUUID(),
+    name: 'Default',
+    url: 'https://shop.example/',
+    reward_type: 'percent',
+    commission_percent: 20,
+    commission_amount_cents: null,
+    commission_amount_currency: null,
+    minimum_payout_cents: 0,
+    days_until_commissions_are_due: 30,
+    days_before_referrals_expire: 60,
+    max_commission_period_months: null,
+    max_commissions: null,
+    default: true,
+    created_at: now,
+    updated_at: now,
+  };
+  const affiliate: AffiliateView = {
+    id: randomUUID(),
+    created_at: now,
+    updated_at: now,
+    state: 'active',
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    email: `ada-${randomUUID()}@example.com`,
+    confirmed_at: null,
+    unconfirmed_email: null,
+    wallet_a_email: null,
+    wallet_a_email_confirmed_at: null,
+    wallet_b_email: null,
+    wallet_b_email_confirmed_at: null,
+    receive_new_commission_notifications: false,
+    sign_in_count: 0,
+    processor_customer_id: null,
+    processor_account_id: null,
+    visitors: 0,
+    leads: 0,
+    conversions: 0,
+    campaign,
+  };
+  const link: LinkView = {
+    id: randomUUID(),
+    url: 'https://shop.example/',
+    token: `tok${randomUUID().slice(0, 8)}`,
+    visitors: 0,
+    leads: 0,
+    conversions: 0,
+    affiliate_id: affiliate.id,
+    created_at: now,
+    updated_at: now,
+  };
+  await publishHandled(component.nc, STREAMS.affiliate.name, 'tracking-catalog', [
+    buildEvent('campaign.created', merchantId, campaign),
+    buildEvent('affiliate.created', merchantId, affiliate),
+    buildEvent('affiliate_link.created', merchantId, link),
+  ]);
+  return { merchantId, campaign, affiliate, link };
+}
+
+function call(operation: string, merchantId: string, fields: { body?: unknown; id?: string }) {
+  return rpc.call(
+    'tracking',
+    operation,
+    {
+      merchant_id: merchantId,
+      params: fields.id ? { id: fields.id } : {},
+      query: {},
+      body: fields.body,
+      expand: [],
+      api_key_id: null,
+    },
+    randomUUID(),
+  );
+}
+
+/** A verified processor event as the gateway hands it over, and tracking has handled it. */
+async function processorEvent(merchantId: string, event: ProcessorEvent) {
+  await new EventPublisher(component.nc).publish(
+    buildEvent('processor.received', merchantId, { event }),
+  );
+  await awaitDrained(component.nc, STREAMS.gateway.name, 'tracking-processor');
+}
+
+it('records a visit through a link over RPC as a referral, with referral.created', async () => {
+  const m = await merchantWithLink();
+  const reply = await call('recordVisit', m.merchantId, {
+    body: { token: m.link.token, url: 'https://shop.example/?via=ada' },
+  });
+  expect(reply.status).toBe(200);
+  const answer = reply.body as { referral: { id: string }; affiliate: { id: string } };
+  expect(answer.affiliate.id).toBe(m.affiliate.id);
+
+  const [created] = await awaitEvents<ReferralView>(
+    component.natsUrl,
+    tracking,
+    'referral.created',
+    m.merchantId,
+  );
+  expect(created!.data).toMatchObject({
+    id: answer.referral.id,
+    visits: 1,
+    conversion_state: 'visitor',
+    link: { id: m.link.id, token: m.link.token },
+  });
+  const read = await call('getReferral', m.merchantId, { id: answer.referral.id });
+  expect(read.status).toBe(200);
+  expect(read.body).toMatchObject({ id: answer.referral.id, conversion_state: 'visitor' });
+});
+
+it('answers 404 for an unknown referral and 422 for a visit without a token', async () => {
+  const m = await merchantWithLink();
+  expect((await call('getReferral', m.merchantId, { id: randomUUID() })).status).toBe(404);
+  expect((await call('recordVisit', m.merchantId, { body: {} })).status).toBe(422);
+});
+
+it('attributes a charge of the referred customer (charge.attributed) once, and its refund', async () => {
+  const m = await merchantWithLink();
+  const visit = await call('recordVisit', m.merchantId, { body: { token: m.link.token } });
+  const referralId = (visit.body as { referral: { id: string } }).referral.id;
+  const customerId = `cus_${randomUUID()}`;
+
+  await processorEvent(m.merchantId, {
+    id: `evt_${randomUUID()}`,
+    type: 'customer.created',
+    data: {
+      object: { id: customerId, email: 'buyer@example.com', metadata: { referral: referralId } },
+    },
+  });
+  await awaitEvents(component.natsUrl, tracking, 'referral.lead', m.merchantId);
+
+  const charge = { id: `ch_${randomUUID()}`, customer: customerId, amount: 5000, currency: 'usd' };
+  const chargeEvent: ProcessorEvent = {
+    id: `evt_${randomUUID()}`,
+    type: 'charge.succeeded',
+    data: { object: charge },
+  };
+  await processorEvent(m.merchantId, chargeEvent);
+  const [attributed] = await awaitEvents<ChargeAttributed>(
+    component.natsUrl,
+    tracking,
+    'charge.attributed',
+    m.merchantId,
+  );
+  expect(attributed!.data).toMatchObject({
+    processor_event_id: chargeEvent.id,
+    charge: { id: charge.id, amount: 5000 },
+    referral: { id: referralId, conversion_state: 'conversion', processor_customer_id: customerId },
+    affiliate: { id: m.affiliate.id },
+    campaign: { id: m.campaign.id },
+  });
+  await awaitEvents(component.natsUrl, tracking, 'referral.converted', m.merchantId);
+
+  // The processor delivers the same event again: no second attribution.
+  await processorEvent(m.merchantId, chargeEvent);
+  expect(
+    await eventsOf(component.natsUrl, tracking, 'charge.attributed', m.merchantId),
+  ).toHaveLength(1);
+
+  await processorEvent(m.merchantId, {
+    id: `evt_${randomUUID()}`,
+    type: 'charge.refunded',
+    data: { object: { ...charge, amount_refunded: 5000 } },
+  });
+  const [refund] = await awaitEvents<ChargeRefundAttributed>(
+    component.natsUrl,
+    tracking,
+    'charge.refund_attributed',
+    m.merchantId,
+  );
+  expect(refund!.data).toMatchObject({
+    referral_id: referralId,
+    charge: { id: charge.id, amount_refunded: 5000 },
+  });
+  const read = await eventually(async () => {
+    const reply = await call('getReferral', m.merchantId, { id: referralId });
+    return (reply.body as ReferralView).conversion_state === 'conversion' ? reply : undefined;
+  });
+  expect(read.body).toMatchObject({ processor_customer_id: customerId });
+});

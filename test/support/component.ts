@@ -1,0 +1,81 @@
+/**
+ * Component tests start one service in the test process through the kernel (so through its
+ * real `build(deps)`, consumers and RPC), on a NATS server of their own: the whole system the
+ * global setup started shares the default NATS, and its replicas would compete for our
+ * durables and RPC subjects. MongoDB is shared, with a database of the test's own.
+ */
+import { randomUUID } from 'node:crypto';
+import { connect } from '@nats-io/transport-node';
+import type { NatsConnection } from '@aff/messaging';
+import { loadConfig } from '@aff/config';
+import type { ServiceName } from '@aff/contracts';
+import { startInfra } from '@aff/devstack';
+import {
+  startService,
+  type KernelConfig,
+  type Models,
+  type RunningService,
+  type ServiceDefinition,
+  type ServiceEntries,
+} from '@aff/kernel';
+import { createLogger } from '@aff/logging';
+import { connectMongo } from '@aff/mongo';
+import type { z } from 'zod';
+
+export interface Component<W> {
+  service: RunningService<W>;
+  natsUrl: string;
+  /** A client connection to the component's NATS server (publish, request, read streams). */
+  nc: NatsConnection;
+  stop(): Promise<void>;
+}
+
+export async function startComponent<
+  S extends ServiceName,
+  Schema extends z.ZodObject,
+  M extends Models,
+  W extends ServiceEntries<S>,
+>(
+  definition: ServiceDefinition<S, Schema, M, W>,
+  env: NodeJS.ProcessEnv = {},
+): Promise<Component<W>> {
+  const nats = await privateNats();
+  const source = {
+    NATS_URL: nats.natsUrl,
+    MONGO_URL: process.env.MONGO_URL!,
+    MONGO_DB: `${definition.name}_component_${randomUUID().slice(0, 8)}`,
+    HEALTH_PORT: '-1',
+    OUTBOX_SWEEP_MS: '200',
+    ...env,
+  };
+  const config = definition.loadConfig
+    ? definition.loadConfig(source)
+    : loadConfig(definition.configSchema, source);
+  const log = createLogger(definition.name, process.env.COMPONENT_LOG_LEVEL ?? 'silent');
+  const service = await startService(definition, config as z.infer<Schema> & KernelConfig, log);
+  const nc = await connect({ servers: nats.natsUrl });
+  return {
+    service,
+    natsUrl: nats.natsUrl,
+    nc,
+    async stop() {
+      await nc.close();
+      await service.stop();
+      await nats.stop();
+      const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
+      await mongo.dropDatabase().catch(() => undefined);
+      await mongo.close();
+    },
+  };
+}
+
+/** A NATS server of our own (MongoDB and Redis stay the shared ones). */
+async function privateNats() {
+  const shared = process.env.NATS_URL;
+  delete process.env.NATS_URL;
+  try {
+    return await startInfra({ containers: false, log: () => undefined });
+  } finally {
+    process.env.NATS_URL = shared;
+  }
+}
