@@ -48,11 +48,13 @@ export async function startComponent<
     OUTBOX_SWEEP_MS: '200',
     ...env,
   };
-  const config = definition.loadConfig
-    ? definition.loadConfig(source)
-    : loadConfig(definition.configSchema, source);
+  const config = (
+    definition.loadConfig
+      ? definition.loadConfig(source)
+      : loadConfig(definition.configSchema, source)
+  ) as z.infer<Schema> & KernelConfig;
   const log = createLogger(definition.name, process.env.COMPONENT_LOG_LEVEL ?? 'silent');
-  const service = await startService(definition, config as z.infer<Schema> & KernelConfig, log);
+  const service = await startService(definition, config, log);
   const nc = await connect({ servers: nats.natsUrl });
   return {
     service,
