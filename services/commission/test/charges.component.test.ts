@@ -9,7 +9,6 @@ import { randomUUID } from 'node:crypto';
 import {
   STREAMS,
   buildEvent,
-  type AffiliateView,
   type CampaignView,
   type ChargeAttributed,
   type ChargeRefundAttributed,
@@ -22,6 +21,7 @@ import { RpcClient } from '@aff/messaging';
 import { commissionService } from '../src/service';
 import { startComponent, type Component } from '../../../test/support/component';
 import { awaitEvents, eventsOf, publishHandled } from '../../../test/support/component-events';
+import { affiliateView, campaignView } from '../../../test/support/view-fixtures';
 
 const CHARGES_DURABLE = 'commission-charges';
 let component: Component<unknown>;
@@ -34,54 +34,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await component?.stop();
 });
-
-function campaign(fields: Partial<CampaignView> = {}): CampaignView {
-  const now = new Date().toISOString();
-  return {
-    id: randomUUID(),
-    name: 'Default',
-    url: 'https://shop.example/',
-    reward_type: 'percent',
-    commission_percent: 20,
-    commission_amount_cents: null,
-    commission_amount_currency: null,
-    minimum_payout_cents: 0,
-    days_until_commissions_are_due: 30,
-    days_before_referrals_expire: 60,
-    max_commission_period_months: null,
-    max_commissions: null,
-    default: true,
-    created_at: now,
-    updated_at: now,
-    ...fields,
-  };
-}
-
-function affiliate(): AffiliateView {
-  const now = new Date().toISOString();
-  return {
-    id: randomUUID(),
-    created_at: now,
-    updated_at: now,
-    state: 'active',
-    first_name: 'Ada',
-    last_name: 'Lovelace',
-    email: `ada-${randomUUID()}@example.com`,
-    confirmed_at: null,
-    unconfirmed_email: null,
-    wallet_a_email: null,
-    wallet_a_email_confirmed_at: null,
-    wallet_b_email: null,
-    wallet_b_email_confirmed_at: null,
-    receive_new_commission_notifications: false,
-    sign_in_count: 0,
-    processor_customer_id: null,
-    processor_account_id: null,
-    visitors: 1,
-    leads: 1,
-    conversions: 1,
-  };
-}
 
 function referral(customerId: string): ReferralView {
   const now = new Date();
@@ -106,7 +58,7 @@ function referral(customerId: string): ReferralView {
 function scenario(campaignFields: Partial<CampaignView> = {}) {
   const merchantId = randomUUID();
   const customerId = `cus_${randomUUID()}`;
-  const the = { campaign: campaign(campaignFields), affiliate: affiliate() };
+  const the = { campaign: campaignView(campaignFields), affiliate: affiliateView() };
   const ref = referral(customerId);
   const charge = (fields: Partial<ProcessorCharge> = {}): ProcessorCharge => ({
     id: `ch_${randomUUID()}`,

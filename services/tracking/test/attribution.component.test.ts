@@ -8,11 +8,8 @@ import { randomUUID } from 'node:crypto';
 import {
   STREAMS,
   buildEvent,
-  type AffiliateView,
-  type CampaignView,
   type ChargeAttributed,
   type ChargeRefundAttributed,
-  type LinkView,
   type ProcessorEvent,
   type ReferralView,
 } from '@aff/contracts';
@@ -26,6 +23,7 @@ import {
   publishHandled,
 } from '../../../test/support/component-events';
 import { eventually } from '../../../test/support/processor';
+import { affiliateView, campaignView, linkView } from '../../../test/support/view-fixtures';
 
 let component: Component<unknown>;
 let rpc: RpcClient;
@@ -43,58 +41,9 @@ const tracking = STREAMS.tracking.name;
 /** A merchant whose campaign, affiliate and link the affiliate service has announced. */
 async function merchantWithLink() {
   const merchantId = randomUUID();
-  const now = new Date().toISOString();
-  const campaign: CampaignView = {
-    id: randomUUID(),
-    name: 'Default',
-    url: 'https://shop.example/',
-    reward_type: 'percent',
-    commission_percent: 20,
-    commission_amount_cents: null,
-    commission_amount_currency: null,
-    minimum_payout_cents: 0,
-    days_until_commissions_are_due: 30,
-    days_before_referrals_expire: 60,
-    max_commission_period_months: null,
-    max_commissions: null,
-    default: true,
-    created_at: now,
-    updated_at: now,
-  };
-  const affiliate: AffiliateView = {
-    id: randomUUID(),
-    created_at: now,
-    updated_at: now,
-    state: 'active',
-    first_name: 'Ada',
-    last_name: 'Lovelace',
-    email: `ada-${randomUUID()}@example.com`,
-    confirmed_at: null,
-    unconfirmed_email: null,
-    wallet_a_email: null,
-    wallet_a_email_confirmed_at: null,
-    wallet_b_email: null,
-    wallet_b_email_confirmed_at: null,
-    receive_new_commission_notifications: false,
-    sign_in_count: 0,
-    processor_customer_id: null,
-    processor_account_id: null,
-    visitors: 0,
-    leads: 0,
-    conversions: 0,
-    campaign,
-  };
-  const link: LinkView = {
-    id: randomUUID(),
-    url: 'https://shop.example/',
-    token: `tok${randomUUID().slice(0, 8)}`,
-    visitors: 0,
-    leads: 0,
-    conversions: 0,
-    affiliate_id: affiliate.id,
-    created_at: now,
-    updated_at: now,
-  };
+  const campaign = campaignView();
+  const affiliate = affiliateView({ campaign });
+  const link = linkView(affiliate.id);
   await publishHandled(component.nc, STREAMS.affiliate.name, 'tracking-catalog', [
     buildEvent('campaign.created', merchantId, campaign),
     buildEvent('affiliate.created', merchantId, affiliate),
