@@ -103,7 +103,10 @@ export class ChargeUseCases {
       this.newest.add(ctx.merchantId, record._id, record.created_at);
       this.relay.relay(result.pending);
     } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error; // a concurrent run created it
+      if (!isDuplicateKeyError(error)) throw error;
+      // A concurrent run created it: the sale's one commission must now be there. Anything else
+      // (a duplicate key of some other record) is retried, never taken for done.
+      if (!(await this.commissions.findOne(ctx.merchantId, { sale_id: sale._id }))) throw error;
     }
   }
 
