@@ -4,7 +4,10 @@
  * error bodies. Every answer also passes the OpenAPI conformance check (./support/client).
  */
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import {
+  ApiConnectionError,
   AuthenticationError,
   createClient,
   InvalidRequestError,
@@ -154,5 +157,28 @@ describe('idempotency key', () => {
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     const found = await client.affiliates.list({ email: input.email });
     expect(found.pagination.total_count).toBe(1);
+  });
+});
+
+describe('conformance check of calls made through the client', () => {
+  it('fails a call whose answer the OpenAPI document does not describe', async () => {
+    // A stand-in that answers a documented route with a body the document does not allow.
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ id: 'x', unexpected: true }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const client = merchantClient('secret', `http://127.0.0.1:${port}`);
+      const error = await client.affiliates.get({ id: 'x' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ApiConnectionError);
+      expect((error as Error).message).toContain(
+        'Response does not conform to the API contract: GET /v1/affiliates/x',
+      );
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
