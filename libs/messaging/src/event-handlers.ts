@@ -29,18 +29,42 @@ export type EventHandler<T extends EventType> = (
 
 export type EventHandlerTable = { [T in EventType]?: EventHandler<T> };
 
+/** What orders an event type's events in process: its key, from its typed data. */
+export type OrderingKeyTable = { [T in EventType]?: (data: EventMap[T]) => string | undefined };
+
 export interface TypedEventConsumer {
   /** `evt.<type>` of every type in the table. */
   filterSubjects: string[];
   handle: (event: EventEnvelope, log: Logger, delivery: Delivery) => Promise<void>;
+  /** Present when keys were given; an event whose key cannot be read is its own key. */
+  orderingKey?: (event: EventEnvelope) => string;
 }
 
-export function eventHandlers(table: EventHandlerTable): TypedEventConsumer {
+export function eventHandlers(
+  table: EventHandlerTable,
+  keys?: OrderingKeyTable,
+): TypedEventConsumer {
   const types = Object.keys(table).filter(isEventType);
   return {
     filterSubjects: types.map(eventSubject),
     handle: (event, log, delivery) => dispatch(table, event, log, delivery),
+    ...(keys ? { orderingKey: (event: EventEnvelope) => keyOf(keys, event) } : {}),
   };
+}
+
+/**
+ * Runs before the data is checked (the consumer orders events as it pulls them), so a key
+ * function that trips over malformed data leaves the event on its own: its handler rejects it.
+ */
+function keyOf(keys: OrderingKeyTable, event: EventEnvelope): string {
+  const keyFn = isEventType(event.type)
+    ? (keys[event.type] as ((data: unknown) => string | undefined) | undefined)
+    : undefined;
+  try {
+    return keyFn?.(event.data) ?? event.id;
+  } catch {
+    return event.id;
+  }
 }
 
 /** Runs the handler of `event.type` with checked data; a type without one is ignored. */

@@ -6,7 +6,8 @@
  * creation times only), then kept by this replica's own inserts and by the record's creation
  * event on a plain NATS subscription (other replicas' inserts); reloaded after a reconnect.
  */
-import type { EventEnvelope } from '@aff/contracts';
+import { checkEventData, eventSubject } from '@aff/contracts';
+import type { EventEnvelope, EventMap, EventType } from '@aff/contracts';
 import type { Logger } from '@aff/logging';
 import { followEvents, type NatsConnection, type Subscription } from '@aff/messaging';
 import type { Model } from 'mongoose';
@@ -21,6 +22,11 @@ export interface NewestIndexRow {
   merchant_id: string;
   created_at: Date;
 }
+
+/** Event types whose data is a record's view with its `id` and `created_at`. */
+type CreationEventType = {
+  [T in EventType]: EventMap[T] extends { id: string; created_at: string } ? T : never;
+}[EventType];
 
 export interface NewestIndexOptions {
   /** The event announcing a new record, e.g. `evt.referral.created`. */
@@ -44,14 +50,17 @@ export class NewestIndex {
     private readonly opts: NewestIndexOptions,
   ) {}
 
-  /** The index of a collection whose creation event carries the record's view (`id`, `created_at`). */
-  static of<T extends NewestIndexRow>(model: Model<T>, createdSubject: string): NewestIndex {
+  /**
+   * The index of a collection whose creation event carries the record's view (`id`,
+   * `created_at`), followed on that event's subject.
+   */
+  static of<T extends NewestIndexRow>(model: Model<T>, created: CreationEventType): NewestIndex {
     return new NewestIndex(model as unknown as Model<NewestIndexRow>, {
-      createdSubject,
+      createdSubject: eventSubject(created),
       fromEvent: (event) => {
-        const view = event.data as { id?: unknown; created_at?: unknown };
-        if (typeof view.id !== 'string' || typeof view.created_at !== 'string') return null;
-        return { id: view.id, createdAt: new Date(view.created_at) };
+        const checked = checkEventData(created, event.data);
+        if (!checked.ok) return null;
+        return { id: checked.data.id, createdAt: new Date(checked.data.created_at) };
       },
     });
   }

@@ -27,7 +27,7 @@ afterAll(async () => {
   await mongo.close();
 });
 
-const index = () => NewestIndex.of(model, 'evt.row.created');
+const index = () => NewestIndex.of(model, 'referral.created');
 
 it('lists a merchant’s records newest first, as loaded from the database', async () => {
   const merchant = `m_${randomUUID()}`;

@@ -6,10 +6,8 @@ import { TenantRepository } from '@aff/mongo';
 import type { Connection } from 'mongoose';
 import { configSchema, loadAffiliateConfig, type AffiliateConfig } from './config';
 import {
-  MONEY_SUBJECTS,
-  REFERRAL_SUBJECTS,
-  counterOrderingKey,
-  derivedCountersHandler,
+  moneyCountersConsumer,
+  referralCountersConsumer,
 } from './consumers/derived-counters.consumer';
 import { affiliateModel } from './data/affiliate.schema';
 import { factModels } from './data/facts.schema';
@@ -69,25 +67,20 @@ export async function buildAffiliate(deps: ServiceDeps<AffiliateConfig, Affiliat
   });
 
   const derived = new DerivedCounters(models.facts, models.affiliate, models.link, models.coupon);
-  const counters = derivedCountersHandler(derived);
   return {
     consumers: [
       () =>
         startConsumer(nc, {
           stream: STREAMS.tracking.name,
           durable: 'affiliate-referral-counters',
-          filterSubjects: REFERRAL_SUBJECTS,
-          orderingKey: counterOrderingKey,
-          handle: counters,
+          ...referralCountersConsumer(derived),
           log,
         }),
       () =>
         startConsumer(nc, {
           stream: STREAMS.commission.name,
           durable: 'affiliate-commission-stats',
-          filterSubjects: MONEY_SUBJECTS,
-          orderingKey: counterOrderingKey,
-          handle: counters,
+          ...moneyCountersConsumer(derived),
           log,
         }),
       () => mail.start(nc),

@@ -5,8 +5,8 @@ import { startConsumer } from '@aff/messaging';
 import { NewestIndex, TenantRepository } from '@aff/mongo';
 import type { Connection } from 'mongoose';
 import { configSchema, loadCommissionConfig, type CommissionConfig } from './config';
-import { CHARGE_SUBJECTS, chargeOrderingKey, chargesHandler } from './consumers/charges.consumer';
-import { PAYOUT_SUBJECTS, payoutsHandler } from './consumers/payouts.consumer';
+import { chargesConsumer } from './consumers/charges.consumer';
+import { payoutsConsumer } from './consumers/payouts.consumer';
 import { commissionModel } from './data/commission.schema';
 import { saleModel } from './data/sale.schema';
 import { ChargeUseCases } from './domain/charges';
@@ -25,7 +25,7 @@ export function buildCommission(deps: ServiceDeps<CommissionConfig, CommissionMo
   const { config, log, models, nc, relay } = deps;
   const sales = new TenantRepository(models.sale);
   const commissions = new TenantRepository(models.commission);
-  const newest = NewestIndex.of(models.commission, 'evt.commission.created');
+  const newest = NewestIndex.of(models.commission, 'commission.created');
   const charges = new ChargeUseCases(sales, commissions, relay, newest);
   const settlement = new SettlementUseCases(commissions, sales, relay);
   return {
@@ -38,22 +38,17 @@ export function buildCommission(deps: ServiceDeps<CommissionConfig, CommissionMo
         startConsumer(nc, {
           stream: STREAMS.tracking.name,
           durable: 'commission-charges',
-          filterSubjects: CHARGE_SUBJECTS,
-          orderingKey: chargeOrderingKey,
+          ...chargesConsumer(charges),
           // Refunds waiting for their sale stay unacknowledged meanwhile; they must not hold
           // every slot of the durable and stall the charges they wait for.
           maxAckPending: 1000,
-          handle: chargesHandler(charges),
           log,
         }),
       () =>
         startConsumer(nc, {
           stream: STREAMS.payout.name,
           durable: 'commission-payouts',
-          filterSubjects: PAYOUT_SUBJECTS,
-          // Marking paid is a conditional update, so events of different payouts may run at once.
-          orderingKey: (event) => String((event.data as { id?: unknown }).id ?? event.id),
-          handle: payoutsHandler(settlement),
+          ...payoutsConsumer(settlement),
           log,
         }),
     ],

@@ -5,8 +5,8 @@ import { RpcClient, startConsumer, startPartitionedConsumers } from '@aff/messag
 import { NewestIndex, ProcessedEvents } from '@aff/mongo';
 import type { Connection } from 'mongoose';
 import { configSchema, loadTrackingConfig, type TrackingConfig } from './config';
-import { CATALOG_SUBJECTS, catalogHandler } from './consumers/catalog.consumer';
-import { PROCESSOR_EVENT_TYPE, processorHandler } from './consumers/processor.consumer';
+import { catalogConsumer } from './consumers/catalog.consumer';
+import { PROCESSOR_EVENT_TYPE, processorConsumer } from './consumers/processor.consumer';
 import { CachedCatalogRepository } from './data/catalog-cache';
 import { LinkCountsMemory } from './data/link-counts';
 import { catalogModels } from './data/catalog.schema';
@@ -34,7 +34,7 @@ export function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingModels>)
   // The hot path's read models live in memory, loaded at start and kept current by events.
   const catalogRepo = new CachedCatalogRepository(models.catalog);
   const linkCounts = new LinkCountsMemory(referralsModel);
-  const newest = NewestIndex.of(referralsModel, 'evt.referral.created');
+  const newest = NewestIndex.of(referralsModel, 'referral.created');
 
   const catalog = new Catalog(
     catalogRepo,
@@ -58,7 +58,7 @@ export function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingModels>)
       await Promise.all([catalogRepo.load(), linkCounts.load(), newest.load()]);
     },
     follow: () => [
-      ...catalogRepo.follow(nc, CATALOG_SUBJECTS, log),
+      ...catalogRepo.follow(nc, log),
       ...linkCounts.follow(nc, log),
       ...newest.follow(nc, log),
     ],
@@ -67,10 +67,7 @@ export function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingModels>)
         startConsumer(nc, {
           stream: STREAMS.affiliate.name,
           durable: 'tracking-catalog',
-          filterSubjects: CATALOG_SUBJECTS,
-          // Versions of one record in order; the read models also keep only the newest.
-          orderingKey: (event) => String((event.data as { id?: unknown }).id ?? event.id),
-          handle: catalogHandler(catalogRepo),
+          ...catalogConsumer(catalogRepo),
           log,
         }),
       // In order per processor customer, across replicas: a charge must find the referral its
@@ -80,7 +77,7 @@ export function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingModels>)
           stream: STREAMS.gateway.name,
           durablePrefix: 'tracking-processor',
           type: PROCESSOR_EVENT_TYPE,
-          handle: processorHandler(attribution),
+          ...processorConsumer(attribution),
           log,
         }),
     ],

@@ -1,37 +1,64 @@
 /** Referral, commission and sale events feed the counters and statistics of affiliates. */
-import type {
-  CommissionView,
-  CouponReferral,
-  EventEnvelope,
-  ReferralView,
-  SaleView,
-} from '@aff/contracts';
+import type { CommissionView, ReferralView, SaleView } from '@aff/contracts';
+import { eventHandlers, type EventHandler } from '@aff/messaging';
 import type { DerivedCounters } from '../domain/derived-counters';
 
-export const REFERRAL_SUBJECTS = ['evt.referral.>', 'evt.coupon_referral.>'];
-export const MONEY_SUBJECTS = ['evt.commission.>', 'evt.sale.>'];
-
-/**
- * One handler shared by the referral and the money consumers. Events of one record (a referral,
- * commission or sale) are handled in order; everything else runs concurrently, because every
- * counter moves by an atomic `$inc` (see domain/derived-counters.ts).
+/*
+ * Events of one record (a referral, commission or sale) are handled in order, keyed by the
+ * record; everything else runs concurrently, because every counter moves by an atomic `$inc`
+ * (see domain/derived-counters.ts).
  */
-export function derivedCountersHandler(counters: DerivedCounters) {
-  return async (event: EventEnvelope): Promise<void> => {
-    if (event.type.startsWith('referral.'))
-      return counters.onReferral(event.merchant_id, event.data as ReferralView);
-    if (event.type.startsWith('coupon_referral.'))
-      return counters.onCouponReferral(event.merchant_id, event.data as CouponReferral);
-    if (event.type.startsWith('commission.'))
-      return counters.onCommission(event.merchant_id, event.data as CommissionView);
-    if (event.type.startsWith('sale.'))
-      return counters.onSale(event.merchant_id, event.data as SaleView);
-  };
+const byId = (data: ReferralView | CommissionView | SaleView) => data.id;
+
+export function referralCountersConsumer(counters: DerivedCounters) {
+  const onReferral: EventHandler<
+    'referral.created' | 'referral.lead' | 'referral.converted' | 'referral.updated'
+  > = (data, { event }) => counters.onReferral(event.merchant_id, data);
+  return eventHandlers(
+    {
+      'referral.created': onReferral,
+      'referral.lead': onReferral,
+      'referral.converted': onReferral,
+      'referral.updated': onReferral,
+      'coupon_referral.updated': (data, { event }) =>
+        counters.onCouponReferral(event.merchant_id, data),
+    },
+    {
+      'referral.created': byId,
+      'referral.lead': byId,
+      'referral.converted': byId,
+      'referral.updated': byId,
+      'coupon_referral.updated': (data) => data.referral_id,
+    },
+  );
 }
 
-/** The record an event is about: its events are applied in order. */
-export function counterOrderingKey(event: EventEnvelope): string {
-  const data = event.data as { id?: unknown; referral_id?: unknown };
-  const id = typeof data.id === 'string' ? data.id : data.referral_id;
-  return typeof id === 'string' ? id : event.id;
+export function moneyCountersConsumer(counters: DerivedCounters) {
+  const onCommission: EventHandler<
+    'commission.created' | 'commission.updated' | 'commission.paid' | 'commission.voided'
+  > = (data, { event }) => counters.onCommission(event.merchant_id, data);
+  const onSale: EventHandler<'sale.created' | 'sale.updated' | 'sale.refunded'> = (
+    data,
+    { event },
+  ) => counters.onSale(event.merchant_id, data);
+  return eventHandlers(
+    {
+      'commission.created': onCommission,
+      'commission.updated': onCommission,
+      'commission.paid': onCommission,
+      'commission.voided': onCommission,
+      'sale.created': onSale,
+      'sale.updated': onSale,
+      'sale.refunded': onSale,
+    },
+    {
+      'commission.created': byId,
+      'commission.updated': byId,
+      'commission.paid': byId,
+      'commission.voided': byId,
+      'sale.created': byId,
+      'sale.updated': byId,
+      'sale.refunded': byId,
+    },
+  );
 }

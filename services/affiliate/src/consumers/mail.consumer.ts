@@ -1,7 +1,12 @@
 /** Durable consumers that turn affiliate and commission events into mails (see mail/). */
 import { STREAMS } from '@aff/contracts';
 import type { Logger } from '@aff/logging';
-import { startConsumer, type NatsConnection, type RunningConsumer } from '@aff/messaging';
+import {
+  eventHandlers,
+  startConsumer,
+  type NatsConnection,
+  type RunningConsumer,
+} from '@aff/messaging';
 import type { AffiliateMailer } from '../mail/affiliate-mailer';
 
 // Longer than the SMTP timeouts: an attempt fails before JetStream offers the event again.
@@ -16,24 +21,26 @@ export async function startMailConsumers(
     await startConsumer(nc, {
       stream: STREAMS.affiliate.name,
       durable: 'affiliate-mail-confirmations',
-      filterSubjects: ['evt.affiliate.email_change_requested'],
       concurrency: 4,
       ackWaitMs: ACK_WAIT_MS,
       log: log.child({ consumer: 'affiliate-mail-confirmations' }),
-      handle: async (event, eventLog) => {
-        await mailer.onEmailChangeRequested(event, eventLog);
-      },
+      ...eventHandlers({
+        'affiliate.email_change_requested': async (_data, { event, log: eventLog }) => {
+          await mailer.onEmailChangeRequested(event, eventLog);
+        },
+      }),
     }),
     await startConsumer(nc, {
       stream: STREAMS.commission.name,
       durable: 'affiliate-mail-commissions',
-      filterSubjects: ['evt.commission.created'],
       concurrency: 4,
       ackWaitMs: ACK_WAIT_MS,
       log: log.child({ consumer: 'affiliate-mail-commissions' }),
-      handle: async (event, eventLog) => {
-        await mailer.onCommissionCreated(event, eventLog);
-      },
+      ...eventHandlers({
+        'commission.created': async (_data, { event, log: eventLog }) => {
+          await mailer.onCommissionCreated(event, eventLog);
+        },
+      }),
     }),
   ];
 }

@@ -1,15 +1,15 @@
 /** Payout events: once a payout shows `paid_at`, its commissions are recorded as paid. */
-import type { EventEnvelope, PayoutView } from '@aff/contracts';
-import { currentEventContext } from '@aff/messaging';
+import type { PayoutView } from '@aff/contracts';
+import { currentEventContext, eventHandlers, type EventHandler } from '@aff/messaging';
 import type { SettlementUseCases } from '../domain/settlement';
 
-export const PAYOUT_SUBJECTS = ['evt.payout.updated', 'evt.payout.paid'];
-
-export function payoutsHandler(settlement: SettlementUseCases) {
-  return async (event: EventEnvelope): Promise<void> => {
-    await settlement.onPayout(
-      { merchantId: event.merchant_id, events: currentEventContext() },
-      event.data as PayoutView,
-    );
-  };
+/** Marking paid is a conditional update, so events of different payouts may run at once. */
+export function payoutsConsumer(settlement: SettlementUseCases) {
+  const onPayout: EventHandler<'payout.updated' | 'payout.paid'> = (data, { event }) =>
+    settlement.onPayout({ merchantId: event.merchant_id, events: currentEventContext() }, data);
+  const byPayout = (data: PayoutView) => data.id;
+  return eventHandlers(
+    { 'payout.updated': onPayout, 'payout.paid': onPayout },
+    { 'payout.updated': byPayout, 'payout.paid': byPayout },
+  );
 }

@@ -1,34 +1,46 @@
 /** Commission events (commission service) → the local commission read model. */
-import { STREAMS } from '@aff/contracts';
+import { STREAMS, type CommissionView } from '@aff/contracts';
 import {
   currentEventContext,
+  eventHandlers,
   startConsumer,
+  type EventHandler,
   type NatsConnection,
   type RunningConsumer,
 } from '@aff/messaging';
 import type { Logger } from '@aff/logging';
-import { COMMISSION_EVENT_TYPES, type ReadModels } from '../domain/read-models';
+import type { ReadModels } from '../domain/read-models';
+
+type CommissionEvent =
+  'commission.created' | 'commission.updated' | 'commission.paid' | 'commission.voided';
 
 export function startCommissionConsumer(
   nc: NatsConnection,
   readModels: ReadModels,
   log: Logger,
 ): Promise<RunningConsumer> {
-  const types: readonly string[] = COMMISSION_EVENT_TYPES;
+  const apply: EventHandler<CommissionEvent> = (_data, { event, log: eventLog }) =>
+    readModels.applyCommission(event, currentEventContext(), eventLog);
+  // In order per affiliate: a payout bundles one affiliate's commissions and is refreshed
+  // whole, so two refreshes of one payout must not interleave. Affiliates run concurrently.
+  const byAffiliate = (data: CommissionView) => data.sale?.affiliate.id ?? data.id;
   return startConsumer(nc, {
     stream: STREAMS.commission.name,
     durable: 'payout-commissions',
-    // In order per affiliate: a payout bundles one affiliate's commissions and is refreshed
-    // whole, so two refreshes of one payout must not interleave. Affiliates run concurrently.
-    orderingKey: (event) => {
-      const data = event.data as { affiliate_id?: string; sale?: { affiliate?: { id?: string } } };
-      return data.affiliate_id ?? data.sale?.affiliate?.id ?? event.id;
-    },
-    filterSubjects: ['evt.commission.>'],
     log: log.child({ consumer: 'payout-commissions' }),
-    handle: async (event, eventLog) => {
-      if (!types.includes(event.type)) return;
-      await readModels.applyCommission(event, currentEventContext(), eventLog);
-    },
+    ...eventHandlers(
+      {
+        'commission.created': apply,
+        'commission.updated': apply,
+        'commission.paid': apply,
+        'commission.voided': apply,
+      },
+      {
+        'commission.created': byAffiliate,
+        'commission.updated': byAffiliate,
+        'commission.paid': byAffiliate,
+        'commission.voided': byAffiliate,
+      },
+    ),
   });
 }

@@ -44,19 +44,6 @@ const commissionEventSchema = z.object({
   }),
 });
 
-export const COMMISSION_EVENT_TYPES = [
-  'commission.created',
-  'commission.updated',
-  'commission.paid',
-  'commission.voided',
-] as const;
-export const AFFILIATE_EVENT_TYPES = [
-  'affiliate.created',
-  'affiliate.updated',
-  'affiliate.confirmed',
-] as const;
-export const CAMPAIGN_EVENT_TYPES = ['campaign.created', 'campaign.updated'] as const;
-
 const date = (value: string) => new Date(value);
 const dateOrNull = (value: string | null) => (value === null ? null : new Date(value));
 

@@ -1,33 +1,37 @@
 /** Keeps the link, affiliate, campaign and coupon read models in step with the affiliate service. */
-import type {
-  AffiliateView,
-  CampaignView,
-  CouponView,
-  EventEnvelope,
-  LinkView,
-} from '@aff/contracts';
+import type { AffiliateView, CampaignView, CouponView, LinkView } from '@aff/contracts';
+import { eventHandlers, type EventHandler } from '@aff/messaging';
 import type { CatalogRepository } from '../data/catalog.repository';
 
-export const CATALOG_SUBJECTS = [
-  'evt.affiliate.created',
-  'evt.affiliate.updated',
-  'evt.affiliate_link.created',
-  'evt.affiliate_link.updated',
-  'evt.campaign.created',
-  'evt.campaign.updated',
-  'evt.affiliate_coupon.created',
-];
-
-export function catalogHandler(catalog: CatalogRepository) {
-  return async (event: EventEnvelope): Promise<void> => {
-    const merchantId = event.merchant_id;
-    if (event.type.startsWith('affiliate_link.'))
-      return catalog.saveLink(merchantId, event.data as LinkView);
-    if (event.type.startsWith('affiliate_coupon.'))
-      return catalog.saveCoupon(merchantId, event.data as CouponView);
-    if (event.type.startsWith('affiliate.'))
-      return catalog.saveAffiliate(merchantId, event.data as AffiliateView);
-    if (event.type.startsWith('campaign.'))
-      return catalog.saveCampaign(merchantId, event.data as CampaignView);
-  };
+/** Versions of one record in order; the read models also keep only the newest. */
+export function catalogConsumer(catalog: CatalogRepository) {
+  const link: EventHandler<'affiliate_link.created' | 'affiliate_link.updated'> = (
+    data,
+    { event },
+  ) => catalog.saveLink(event.merchant_id, data);
+  const affiliate: EventHandler<'affiliate.created' | 'affiliate.updated'> = (data, { event }) =>
+    catalog.saveAffiliate(event.merchant_id, data);
+  const campaign: EventHandler<'campaign.created' | 'campaign.updated'> = (data, { event }) =>
+    catalog.saveCampaign(event.merchant_id, data);
+  const byId = (data: AffiliateView | LinkView | CampaignView | CouponView) => data.id;
+  return eventHandlers(
+    {
+      'affiliate.created': affiliate,
+      'affiliate.updated': affiliate,
+      'affiliate_link.created': link,
+      'affiliate_link.updated': link,
+      'campaign.created': campaign,
+      'campaign.updated': campaign,
+      'affiliate_coupon.created': (data, { event }) => catalog.saveCoupon(event.merchant_id, data),
+    },
+    {
+      'affiliate.created': byId,
+      'affiliate.updated': byId,
+      'affiliate_link.created': byId,
+      'affiliate_link.updated': byId,
+      'campaign.created': byId,
+      'campaign.updated': byId,
+      'affiliate_coupon.created': byId,
+    },
+  );
 }

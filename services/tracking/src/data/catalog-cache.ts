@@ -5,14 +5,8 @@
  * every event; the durable consumer that writes the database delivers each event to one replica
  * only), and reloads everything after a reconnect, when events may have been missed.
  */
-import type {
-  AffiliateView,
-  CampaignView,
-  CouponView,
-  EventEnvelope,
-  LinkView,
-} from '@aff/contracts';
-import { followEvents, type NatsConnection, type Subscription } from '@aff/messaging';
+import type { AffiliateView, CampaignView, CouponView, LinkView } from '@aff/contracts';
+import { followEventTable, type NatsConnection, type Subscription } from '@aff/messaging';
 import type { Logger } from '@aff/logging';
 import { CatalogRepository } from './catalog.repository';
 import { CatalogMemory } from './catalog-memory';
@@ -31,24 +25,28 @@ export class CachedCatalogRepository extends CatalogRepository {
     this.memory = fresh;
   }
 
-  /** Applies a catalog event to memory only (the durable consumer writes the database). */
-  apply(event: EventEnvelope): void {
-    const merchantId = event.merchant_id;
-    if (event.type.startsWith('affiliate_link.'))
-      this.memory.applyLink(merchantId, event.data as LinkView);
-    else if (event.type.startsWith('affiliate_coupon.'))
-      this.memory.applyCoupon(merchantId, event.data as CouponView);
-    else if (event.type.startsWith('affiliate.'))
-      this.memory.applyAffiliate(merchantId, event.data as AffiliateView);
-    else if (event.type.startsWith('campaign.'))
-      this.memory.applyCampaign(merchantId, event.data as CampaignView);
-  }
-
-  /** Follows the catalog subjects on this connection until it closes. */
-  follow(nc: NatsConnection, subjects: string[], log: Logger): Subscription[] {
-    return followEvents(nc, {
-      subjects,
-      apply: (e) => this.apply(e),
+  /**
+   * Follows the catalog events on this connection until it closes, applying them to memory only
+   * (the durable consumer writes the database).
+   */
+  follow(nc: NatsConnection, log: Logger): Subscription[] {
+    const link = (data: LinkView, event: { merchant_id: string }) =>
+      this.memory.applyLink(event.merchant_id, data);
+    const affiliate = (data: AffiliateView, event: { merchant_id: string }) =>
+      this.memory.applyAffiliate(event.merchant_id, data);
+    const campaign = (data: CampaignView, event: { merchant_id: string }) =>
+      this.memory.applyCampaign(event.merchant_id, data);
+    return followEventTable(nc, {
+      on: {
+        'affiliate.created': affiliate,
+        'affiliate.updated': affiliate,
+        'affiliate_link.created': link,
+        'affiliate_link.updated': link,
+        'campaign.created': campaign,
+        'campaign.updated': campaign,
+        'affiliate_coupon.created': (data, event) =>
+          this.memory.applyCoupon(event.merchant_id, data),
+      },
       reload: () => this.load(),
       log,
     });

@@ -5,7 +5,7 @@
  * by the referral events every replica sees on plain NATS subscriptions.
  */
 import type { EventEnvelope, ReferralView } from '@aff/contracts';
-import { followEvents, type NatsConnection, type Subscription } from '@aff/messaging';
+import { followEventTable, type NatsConnection, type Subscription } from '@aff/messaging';
 import type { Logger } from '@aff/logging';
 import type { Model } from 'mongoose';
 import type { ReferralRecord } from './referral.schema';
@@ -15,12 +15,6 @@ export interface LinkCounts {
   leads: number;
   conversions: number;
 }
-
-export const REFERRAL_EVENT_SUBJECTS = [
-  'evt.referral.created',
-  'evt.referral.lead',
-  'evt.referral.converted',
-];
 
 const SEEN_LIMIT = 100_000;
 const key = (merchantId: string, linkId: string): string => `${merchantId}\u0000${linkId}`;
@@ -59,23 +53,24 @@ export class LinkCountsMemory {
     return this.counts.get(key(merchantId, linkId)) ?? { visitors: 0, leads: 0, conversions: 0 };
   }
 
-  apply(event: EventEnvelope): void {
-    const referral = event.data as ReferralView;
+  /** Counts a referral event once, by its id (a relay may publish twice after a crash). */
+  apply(event: EventEnvelope<ReferralView>, change: keyof LinkCounts): void {
+    const referral = event.data;
     if (!referral.link || this.seen.has(event.id)) return;
     this.remember(event.id);
     const counts = { ...this.get(event.merchant_id, referral.link.id) };
-    if (event.type === 'referral.created') {
-      counts.visitors += 1;
-      // A coupon referral is created as a lead in one write; its `referral.lead` follows.
-    } else if (event.type === 'referral.lead') counts.leads += 1;
-    else if (event.type === 'referral.converted') counts.conversions += 1;
+    counts[change] += 1;
     this.counts.set(key(event.merchant_id, referral.link.id), counts);
   }
 
   follow(nc: NatsConnection, log: Logger): Subscription[] {
-    return followEvents(nc, {
-      subjects: REFERRAL_EVENT_SUBJECTS,
-      apply: (e) => this.apply(e),
+    return followEventTable(nc, {
+      on: {
+        'referral.created': (_data, event) => this.apply(event, 'visitors'),
+        // A coupon referral is created as a lead in one write; its `referral.lead` follows.
+        'referral.lead': (_data, event) => this.apply(event, 'leads'),
+        'referral.converted': (_data, event) => this.apply(event, 'conversions'),
+      },
       reload: () => this.load(),
       log,
     });
