@@ -129,7 +129,29 @@ export async function startSystem(opts: StartSystemOptions): Promise<RunningSyst
     );
   }
 
+  /**
+   * A free port may be taken by another process before ours binds it (tests start systems side
+   * by side): a service whose health port turned out taken starts again on a new one.
+   */
   async function startSlot(name: SystemProcess, slot: ProcessSlot, index: number): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await startSlotOnce(name, slot, index);
+      } catch (error) {
+        const portTaken = /EADDRINUSE/.test(String((error as Error).message));
+        if (!portTaken || name === 'gateway' || attempt >= 3) throw error;
+        const port = await freePort();
+        slot.env = { ...slot.env, HEALTH_PORT: String(port) };
+        slot.readyUrl = `http://127.0.0.1:${port}/readyz`;
+      }
+    }
+  }
+
+  async function startSlotOnce(
+    name: SystemProcess,
+    slot: ProcessSlot,
+    index: number,
+  ): Promise<void> {
     const label = index === 0 ? name : `${name}-${index + 1}`;
     const logFile = opts.logDir ? path.join(opts.logDir, `${label}.log`) : undefined;
     const sink = logFile ? fs.createWriteStream(logFile, { flags: 'a' }) : undefined;

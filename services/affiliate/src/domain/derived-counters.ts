@@ -5,7 +5,9 @@
  * returning the fact as it was: the difference is what the event changes, so the counters move
  * by `$inc` exactly once per change, whatever the order or number of deliveries. The fact is
  * marked `pending_since` in that same write and unmarked once the increment is applied; after a
- * crash in between, the repair sweep recounts the affected totals from the facts.
+ * crash in between, the repair sweep recounts the affected totals from the facts. A later event
+ * of the same fact never replaces an earlier mark (the earlier writer may be the one that died),
+ * so a redelivery after a crash cannot hide the missed increment from the sweep.
  */
 import type { CommissionView, CouponReferral, ReferralView, SaleView } from '@aff/contracts';
 import type { Model } from 'mongoose';
@@ -60,7 +62,9 @@ export class DerivedCounters {
           {
             $setOnInsert: { affiliate_id: affiliateId, link_id: referral.link?.id ?? null },
             $max: after,
-            $set: { pending_since: marker },
+            // The oldest mark stays: if a writer before us died between its fact and its
+            // increment, its mark must outlive our unmark so the repair sweep recounts.
+            $min: { pending_since: marker },
           },
           { upsert: true, new: false },
         )
@@ -187,12 +191,6 @@ export class DerivedCounters {
     deltaFrom: (before: T | null) => StatDelta,
   ): Promise<void> {
     const marker = this.now();
-    const next = {
-      ...fields,
-      affiliate_id: affiliateId,
-      updated_at: updatedAt,
-      pending_since: marker,
-    };
     for (let attempt = 0; ; attempt++) {
       const before = await model
         .findOne({ _id: id, merchant_id: merchantId } as never)
@@ -201,6 +199,15 @@ export class DerivedCounters {
       // Strictly older only: an equal version is a repeat (its difference is zero) or a
       // same-millisecond change, which arrival order decides.
       if (before?.updated_at && before.updated_at > updatedAt) return;
+      // A fact still marked by an earlier writer keeps that mark: the writer may have died
+      // before its increment, and only the repair sweep can tell; our unmark leaves it alone.
+      const inheritedMark = before?.pending_since ?? null;
+      const next = {
+        ...fields,
+        affiliate_id: affiliateId,
+        updated_at: updatedAt,
+        pending_since: inheritedMark ?? marker,
+      };
       const written = before
         ? (
             await model.updateOne(
@@ -226,7 +233,8 @@ export class DerivedCounters {
             statsUpdate(delta),
           );
         }
-        await this.unmark(model as unknown as Model<{ _id: string }>, id, marker);
+        if (!inheritedMark)
+          await this.unmark(model as unknown as Model<{ _id: string }>, id, marker);
         return;
       }
       if (attempt >= 5) throw new Error(`fact ${id} kept changing; will retry`);

@@ -1,0 +1,140 @@
+/**
+ * A process that dies between a fact's write and its increment, over a real MongoDB-protocol
+ * server: the redelivered event finds the fact written (no difference to add) and must leave
+ * the dead writer's mark in place, so the repair sweep recounts the missed increment. (Found by
+ * the chaos test: affiliates whose stats showed a paid commission but a total of 0.)
+ */
+import { randomUUID } from 'node:crypto';
+import type { Connection } from 'mongoose';
+import type { CommissionView, ReferralView } from '@aff/contracts';
+import { connectMongo } from '@aff/mongo';
+import { factModels, type FactModels } from '../src/data/facts.schema';
+import { affiliateModel } from '../src/data/affiliate.schema';
+import { linkModel } from '../src/data/link.schema';
+import { couponModel } from '../src/data/coupon.schema';
+import { DerivedCounters, REPAIR_AFTER_MS } from '../src/domain/derived-counters';
+
+let mongo: Connection;
+let facts: FactModels;
+let clock = Date.now();
+let counters: DerivedCounters;
+const merchant = `m_${randomUUID()}`;
+const affiliateId = randomUUID();
+const linkId = randomUUID();
+
+beforeAll(async () => {
+  mongo = await connectMongo(process.env.MONGO_URL!, `derived_crash_${Date.now()}`);
+  facts = factModels(mongo);
+  const affiliates = affiliateModel(mongo);
+  const links = linkModel(mongo);
+  await affiliates.collection.insertOne({
+    _id: affiliateId,
+    merchant_id: merchant,
+    visitors: 0,
+    leads: 0,
+    conversions: 0,
+  } as never);
+  await links.collection.insertOne({
+    _id: linkId,
+    merchant_id: merchant,
+    affiliate_id: affiliateId,
+    visitors: 0,
+    leads: 0,
+    conversions: 0,
+  } as never);
+  counters = new DerivedCounters(
+    facts,
+    affiliates,
+    links,
+    couponModel(mongo),
+    () => new Date(clock),
+  );
+});
+
+afterAll(async () => {
+  await mongo.dropDatabase().catch(() => undefined);
+  await mongo.close();
+});
+
+const affiliate = () =>
+  mongo.collection('affiliates').findOne({ _id: affiliateId } as never) as Promise<any>;
+const link = () => mongo.collection('links').findOne({ _id: linkId } as never) as Promise<any>;
+
+it('recounts a referral whose increment a dead process never applied', async () => {
+  const referralId = randomUUID();
+  // What the dying process left: the fact, marked, and no increment.
+  await facts.referrals.collection.insertOne({
+    _id: referralId,
+    merchant_id: merchant,
+    affiliate_id: affiliateId,
+    link_id: linkId,
+    lead: 0,
+    conversion: 0,
+    pending_since: new Date(clock),
+  } as never);
+  const referral = {
+    id: referralId,
+    affiliate: { id: affiliateId },
+    link: { id: linkId },
+    became_lead_at: null,
+    became_conversion_at: null,
+  } as unknown as ReferralView;
+  clock += 1000;
+  await counters.onReferral(merchant, referral); // the redelivery: nothing new to add
+  expect((await affiliate()).visitors).toBe(0);
+  clock += REPAIR_AFTER_MS + 1000;
+  expect(await counters.repair()).toBeGreaterThan(0);
+  expect((await affiliate()).visitors).toBe(1);
+  expect((await link()).visitors).toBe(1);
+  const fact = await facts.referrals.findById(referralId).lean();
+  expect(fact?.pending_since ?? null).toBeNull();
+});
+
+it('recounts commission_stats for a commission whose increment a dead process never applied', async () => {
+  const commissionId = randomUUID();
+  const updatedAt = new Date(clock).toISOString();
+  await facts.commissions.collection.insertOne({
+    _id: commissionId,
+    merchant_id: merchant,
+    affiliate_id: affiliateId,
+    currency: 'USD',
+    amount: 1042,
+    state: 'pending',
+    updated_at: updatedAt,
+    pending_since: new Date(clock),
+  } as never);
+  const commission = {
+    id: commissionId,
+    currency: 'USD',
+    amount: 1042,
+    state: 'pending',
+    updated_at: updatedAt,
+    sale: { affiliate: { id: affiliateId } },
+  } as unknown as CommissionView;
+  clock += 1000;
+  await counters.onCommission(merchant, commission); // the redelivery
+  clock += REPAIR_AFTER_MS + 1000;
+  expect(await counters.repair()).toBeGreaterThan(0);
+  const stats = (await affiliate()).commission_stats;
+  expect(stats.currencies.USD.total.cents).toBe(1042);
+  expect(stats.currencies.USD.unpaid.cents).toBe(1042);
+});
+
+it('still unmarks at once when no earlier writer left a mark', async () => {
+  const referralId = randomUUID();
+  await counters.onReferral(merchant, {
+    id: referralId,
+    affiliate: { id: affiliateId },
+    link: { id: linkId },
+    became_lead_at: new Date(clock).toISOString(),
+    became_conversion_at: null,
+  } as unknown as ReferralView);
+  // Unmarks ride on a shared bulk write; give it a moment.
+  for (let i = 0; i < 50; i++) {
+    const fact = await facts.referrals.findById(referralId).lean();
+    if (!fact?.pending_since) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  expect((await facts.referrals.findById(referralId).lean())?.pending_since ?? null).toBeNull();
+  expect((await affiliate()).leads).toBe(1);
+});
