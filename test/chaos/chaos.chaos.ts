@@ -124,6 +124,14 @@ describe('chaos: journeys under random faults, counts exact', () => {
           }
         }),
       );
+      // A line every 30 s while the load runs, so a slow or stuck run shows where it is.
+      const progress = setInterval(() => {
+        const secs = ((Date.now() - startedAt) / 1000).toFixed(0);
+        say(
+          `  … +${secs} s: ${JOURNEYS - inFlight}/${JOURNEYS} journeys done, ${stats.requests} requests`,
+        );
+      }, 30_000);
+      void load.finally(() => clearInterval(progress));
       const restartsBefore = restarts.length;
       await runFaults(
         {

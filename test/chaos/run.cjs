@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /*
- * `npm run test:chaos [-- --journeys N] [--duration 30m] [--kills N] [jest options]`: builds
+ * `npm run test:chaos [-- --journeys N] [--duration 30m] [--kills N] [--no-build] [jest options]`: builds
  * (like `npm test`), then runs the chaos test with its own jest config. --duration makes it a
  * soak: rounds of journeys and faults until the time is spent (s, m or h; plain = seconds).
  */
@@ -20,6 +20,7 @@ function duration(text) {
   return String(Math.round(Number(match[1]) * UNITS[match[2] || 's']));
 }
 
+let build = true;
 const OPTIONS = {
   '--duration': (v) => (env.CHAOS_DURATION_MS = duration(v)),
   '--journeys': (v) => (env.CHAOS_JOURNEYS = String(Number(v))),
@@ -28,20 +29,18 @@ const OPTIONS = {
 };
 for (let i = 0; i < args.length; i++) {
   const [name, inline] = args[i].split('=', 2);
-  if (OPTIONS[name]) OPTIONS[name](inline ?? args[++i]);
+  if (name === '--no-build') build = false;
+  else if (OPTIONS[name]) OPTIONS[name](inline ?? args[++i]);
   else jestArgs.push(args[i]);
 }
 
+// `bootstrap.cjs test` installs and builds first; --no-build (CI, right after `npm test`) skips it.
+const runner = build
+  ? [path.join(root, 'deploy/local/bootstrap.cjs'), 'test']
+  : [path.join(root, 'node_modules/jest/bin/jest.js')];
 const result = spawnSync(
   process.execPath,
-  [
-    path.join(root, 'deploy/local/bootstrap.cjs'),
-    'test',
-    '--config',
-    path.join(root, 'test/chaos/jest.config.js'),
-    '--runInBand',
-    ...jestArgs,
-  ],
+  [...runner, '--config', path.join(root, 'test/chaos/jest.config.js'), '--runInBand', ...jestArgs],
   { cwd: root, env, stdio: 'inherit' },
 );
 process.exit(result.status ?? 1);

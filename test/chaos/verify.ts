@@ -168,6 +168,7 @@ export async function verifyRound(
   );
   check('payouts', e.payouts, payouts.length);
   check('payouts paid', e.payouts, payouts.filter((p) => p.state === 'paid').length);
+  const commissionById = new Map(commissions.map((c) => [c.id as string, c]));
   const payoutsOf = new Map<string, any[]>();
   for (const p of payouts)
     payoutsOf.set(p.affiliate?.id, [...(payoutsOf.get(p.affiliate?.id) ?? []), p]);
@@ -177,10 +178,15 @@ export async function verifyRound(
     const mine = payoutsOf.get(o.affiliateId ?? '') ?? [];
     const amount = want.reduce((a, b) => a + b, 0);
     if (want.length === 0 && mine.length === 0) continue;
+    // Listed: every payable commission, plus any bundled while due and voided by a refund later.
+    const listed = (mine[0]?.commissions ?? []).map((c: any) => commissionById.get(c.id));
+    const payableListed = listed.filter((c: any) => c && c.state !== 'voided').length;
+    const strangers = listed.filter((c: any) => !c).length;
     if (
       mine.length !== 1 ||
       mine[0].amount !== amount ||
-      mine[0].commissions.length !== want.length
+      payableListed !== want.length ||
+      strangers > 0
     ) {
       wrongPayouts++;
       if (wrongPayouts <= 20) {
