@@ -12,12 +12,15 @@ export interface CallStats {
   retried: number;
   networkErrors: number;
   serverErrors: Record<string, number>;
-  /** Answers that broke the API contract (thrown by the conformance check): a finding. */
-  nonConforming: string[];
+  /**
+   * Answers that broke the API contract (thrown by the conformance check), by what was wrong,
+   * with how many times: a finding, printed in the summary.
+   */
+  nonConforming: Record<string, number>;
 }
 
 export function newStats(): CallStats {
-  return { requests: 0, retried: 0, networkErrors: 0, serverErrors: {}, nonConforming: [] };
+  return { requests: 0, retried: 0, networkErrors: 0, serverErrors: {}, nonConforming: {} };
 }
 
 export class ChaosClient {
@@ -62,8 +65,8 @@ export class ChaosClient {
       } catch (error) {
         failure = error instanceof Error ? error.message : String(error);
         if (failure.startsWith('Response does not conform')) {
-          if (this.stats.nonConforming.length < 20)
-            this.stats.nonConforming.push(`${method} ${path}: ${failure}`);
+          const what = failure.replace(/^.*?\(([^)]*)\) answered/, `${method} $1 answered`);
+          this.stats.nonConforming[what] = (this.stats.nonConforming[what] ?? 0) + 1;
         } else this.stats.networkErrors++;
       } finally {
         release();

@@ -111,7 +111,7 @@ async function waitUntil<T>(
     const value = await check();
     if (value !== undefined || Date.now() > deadline) return value;
     // Polls back off: a thousand journeys waiting must not crowd out the ones still writing.
-    await delay(Math.min(1_000 + 500 * i, 5_000) + Math.random() * 500);
+    await delay(Math.min(2_000 + 1_000 * i, 15_000) + Math.random() * 1_000);
   }
 }
 
