@@ -167,6 +167,17 @@ describe('chaos: journeys under random faults, counts exact', () => {
         `  client: ${stats.requests} requests, ${stats.retried} retried (network errors ${stats.networkErrors}, 5xx/429 ${JSON.stringify(stats.serverErrors)}), ` +
           `${outcomes.filter((o) => o.visitRetried).length} visits sent more than once`,
       );
+      const ranTwice = outcomes.filter((o) => o.keyRanTwice);
+      say(
+        `  idempotency: ${stats.busyKeys} answers 409 (key left claimed by a killed gateway, retried); ` +
+          `${ranTwice.length} affiliate creates ran twice under one Idempotency-Key (the retry got 422 "Email has already been taken")` +
+          (ranTwice.length
+            ? `: journeys ${ranTwice
+                .slice(0, 20)
+                .map((o) => o.plan.index)
+                .join(', ')}`
+            : ''),
+      );
       say(`  faults injected (${faults.length}):`);
       for (const f of faults)
         say(`    +${(f.at / 1000).toFixed(1)} s  ${f.what}  [${f.inFlight} journeys in flight]`);
@@ -194,7 +205,10 @@ describe('chaos: journeys under random faults, counts exact', () => {
           ...verdict.problems,
           ...stuck.map((o) => `journey ${o.plan.index}: ${o.stuck}`),
           ...(process.env.CHAOS_STRICT_CONTRACT === '1'
-            ? Object.keys(stats.nonConforming).map((what) => `contract: ${what}`)
+            ? [
+                ...Object.keys(stats.nonConforming).map((what) => `contract: ${what}`),
+                ...ranTwice.map((o) => `journey ${o.plan.index}: affiliate create ran twice`),
+              ]
             : []),
         ],
       };

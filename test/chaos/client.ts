@@ -17,10 +17,19 @@ export interface CallStats {
    * with how many times: a finding, printed in the summary.
    */
   nonConforming: Record<string, number>;
+  /** 409 answers for an Idempotency-Key a killed gateway left claimed (retried). */
+  busyKeys: number;
 }
 
 export function newStats(): CallStats {
-  return { requests: 0, retried: 0, networkErrors: 0, serverErrors: {}, nonConforming: {} };
+  return {
+    requests: 0,
+    retried: 0,
+    networkErrors: 0,
+    serverErrors: {},
+    nonConforming: {},
+    busyKeys: 0,
+  };
 }
 
 export class ChaosClient {
@@ -52,12 +61,15 @@ export class ChaosClient {
     method: string,
     path: string,
     opts: Parameters<typeof request>[2] = {},
-    onRetry?: () => void,
+    /** `maybeDone`: the failed send may have taken effect (it reached a gateway). */
+    onRetry?: (maybeDone: boolean) => void,
   ): Promise<ApiResponse<T>> {
     const deadline = Date.now() + this.giveUpMs;
     for (let attempt = 1; ; attempt++) {
       let res: ApiResponse<T> | undefined;
       let failure = '';
+      // Refused connections and 503 (no replica took it) never ran; anything else may have.
+      let maybeDone = true;
       const release = await this.slot();
       try {
         this.stats.requests++;
@@ -67,11 +79,21 @@ export class ChaosClient {
         if (failure.startsWith('Response does not conform')) {
           const what = failure.replace(/^.*?\(([^)]*)\) answered/, `${method} $1 answered`);
           this.stats.nonConforming[what] = (this.stats.nonConforming[what] ?? 0) + 1;
-        } else this.stats.networkErrors++;
+        } else {
+          this.stats.networkErrors++;
+          const code = (error as { cause?: { code?: string } }).cause?.code;
+          if (code === 'ECONNREFUSED') maybeDone = false;
+        }
       } finally {
         release();
       }
-      if (res && res.status < 500 && res.status !== 429) return res;
+      // 409 "still in progress": a gateway died mid-request holding the key; retry shortly.
+      const busyKey =
+        res?.status === 409 &&
+        /Idempotency-Key is still in progress/.test(JSON.stringify(res.body));
+      if (busyKey) this.stats.busyKeys++;
+      if (res && res.status < 500 && res.status !== 429 && !busyKey) return res;
+      if (res?.status === 503) maybeDone = false;
       if (res) {
         const key = String(res.status);
         this.stats.serverErrors[key] = (this.stats.serverErrors[key] ?? 0) + 1;
@@ -80,7 +102,7 @@ export class ChaosClient {
       if (Date.now() > deadline)
         throw new Error(`${method} ${path} never answered in ${this.giveUpMs} ms: ${failure}`);
       this.stats.retried++;
-      onRetry?.();
+      onRetry?.(maybeDone);
       await delay(Math.min(250 * attempt, 3_000) + Math.random() * 250);
     }
   }

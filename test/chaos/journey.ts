@@ -54,6 +54,8 @@ export interface JourneyOutcome {
   referralId?: string;
   /** The visit was sent more than once: the first send may have made a referral too. */
   visitRetried: boolean;
+  /** Its affiliate create, retried with the same Idempotency-Key, ran twice (422 the 2nd time). */
+  keyRanTwice?: boolean;
   payoutId?: string;
   /** Where it stopped, when it did not finish (the final checks say what is missing). */
   stuck?: string;
@@ -119,19 +121,39 @@ export async function runJourney(ctx: JourneyContext, plan: JourneyPlan): Promis
   const out: JourneyOutcome = { plan, visitRetried: false };
   const { client } = ctx;
   try {
-    const affiliate = expectStatus(
-      await client.send('POST', '/v1/affiliates', {
+    const email = `chaos-${plan.tag}@example.com`;
+    let createRetried = false;
+    const created = await client.send(
+      'POST',
+      '/v1/affiliates',
+      {
         ...api(ctx, `chaos-affiliate-${plan.tag}`),
         form: {
           first_name: 'Chaos',
           last_name: `J${plan.index}`,
-          email: `chaos-${plan.tag}@example.com`,
+          email,
           campaign_id: ctx.campaignId,
         },
-      }),
-      200,
-      'affiliate',
+      },
+      (maybeDone) => (createRetried ||= maybeDone),
     );
+    let affiliate: any;
+    if (
+      created.status === 422 &&
+      createRetried &&
+      JSON.stringify(created.body).includes('Email has already been taken')
+    ) {
+      // The first send made the affiliate, but its key's answer was never stored (the gateway
+      // died first) and the retry ran again: a finding, counted; the journey goes on with it.
+      out.keyRanTwice = true;
+      const found = await client.send(
+        'GET',
+        `/v1/affiliates?email=${encodeURIComponent(email)}&expand[]=links`,
+        api(ctx),
+      );
+      affiliate = expectStatus(found, 200, 'affiliate by email').data?.[0];
+      if (!affiliate) throw new Error(`affiliate ${email}: 422 taken, yet not found by email`);
+    } else affiliate = expectStatus(created, 200, 'affiliate');
     out.affiliateId = affiliate.id;
     out.linkId = affiliate.links[0].id;
 
@@ -140,7 +162,7 @@ export async function runJourney(ctx: JourneyContext, plan: JourneyPlan): Promis
         'POST',
         '/t/v1/visits',
         { json: { key: ctx.merchant.public_key, token: affiliate.links[0].token } },
-        () => (out.visitRetried = true),
+        (maybeDone) => (out.visitRetried ||= maybeDone),
       ),
       200,
       'visit',
