@@ -248,7 +248,12 @@ export async function verifyRound(
       wrongStats++;
       if (wrongStats <= 20)
         problems.push(
-          `affiliate ${a.id} counters/stats ${JSON.stringify(seen)}, want ${JSON.stringify(want)}`,
+          `affiliate ${a.id} (journey ${o.plan.index}, referral ${o.referralId}, link ${o.linkId}, charges ${o.plan.charges.map((c) => `${c.id} ${c.amount}/${c.refund}`).join(', ')}) ` +
+            `[visitors, leads, conversions, total, paid, unpaid, gross, net] ${JSON.stringify(seen)}, want ${JSON.stringify(want)}; ` +
+            `its commissions: ${commissions
+              .filter((c) => o.plan.charges.some((ch) => ch.id === c.sale?.processor_charge_id))
+              .map((c) => `${c.id} ${c.sale.processor_charge_id} ${c.state} ${c.amount}`)
+              .join('; ')}`,
         );
     }
   }
@@ -266,7 +271,7 @@ export async function verifyRound(
         wrongLinks++;
         if (wrongLinks <= 20)
           problems.push(
-            `link ${o.linkId}: ${link.visitors}/${link.leads}/${link.conversions}, want ${visitors}/1/1`,
+            `link ${o.linkId} (journey ${o.plan.index}, affiliate ${o.affiliateId}, referral ${o.referralId}): ${link.visitors}/${link.leads}/${link.conversions}, want ${visitors}/1/1`,
           );
       }
     }),
