@@ -1,4 +1,6 @@
 /** Affiliates through the real gateway, over real NATS, into a real MongoDB-protocol server. */
+import { InvalidRequestError, NotFoundError, type OperationInput } from '@aff/client';
+import { merchantClient, rejection } from './support/client';
 import { api, request } from './support/http';
 import { createMerchant, type TestMerchant } from './support/merchant';
 
@@ -47,13 +49,11 @@ describe('POST /v1/affiliates', () => {
 
   it('creates an affiliate with the spec fields, defaults, default campaign and first link', async () => {
     const email = uniqueEmail();
-    const res = await api(merchant.api_secret).post('/v1/affiliates', {
+    const a = await merchantClient(merchant.api_secret).affiliates.create({
       first_name: 'Jane',
       last_name: 'Doe',
       email,
     });
-    expect(res.status).toBe(200);
-    const a = res.body;
     for (const key of AFFILIATE_KEYS) expect(a).toHaveProperty(key);
     expect(a.id).toMatch(UUID);
     expect(a.created_at).toMatch(ISO);
@@ -83,14 +83,16 @@ describe('POST /v1/affiliates', () => {
       default: true,
       commission_percent: 20,
     });
-    expect(a.campaign.id).toMatch(UUID);
+    expect(a.campaign!.id).toMatch(UUID);
     expect(a.links).toHaveLength(1);
-    expect(a.links[0]).toMatchObject({ visitors: 0, leads: 0, conversions: 0, affiliate_id: a.id });
-    expect(a.links[0].token).toMatch(/^[A-Za-z0-9-]+$/);
-    expect(a.links[0].url).toContain(`via=${a.links[0].token}`);
+    const [link] = a.links!;
+    expect(link).toMatchObject({ visitors: 0, leads: 0, conversions: 0, affiliate_id: a.id });
+    expect(link!.token).toMatch(/^[A-Za-z0-9-]+$/);
+    expect(link!.url).toContain(`via=${link!.token}`);
   });
 
-  it('accepts every optional parameter of the spec', async () => {
+  // Form-encoded on purpose (the spec's request format); the typed client sends JSON.
+  it('accepts every optional parameter of the spec, form-encoded', async () => {
     const client = api(merchant.api_secret);
     const campaign = await client.post('/v1/campaigns', {
       name: 'Partners',
@@ -123,15 +125,14 @@ describe('POST /v1/affiliates', () => {
     expect(res.body.links[0].url).toBe(`https://shop.example.com/start?via=cus-token-${seq}`);
   });
 
-  it('accepts a JSON body too', async () => {
-    const res = await api(merchant.api_secret).postJson('/v1/affiliates', {
+  it('accepts a JSON body too (as the typed client sends it)', async () => {
+    const created = await merchantClient(merchant.api_secret).affiliates.create({
       first_name: 'Json',
       last_name: 'Body',
       email: uniqueEmail(),
       receive_new_commission_notifications: false,
     });
-    expect(res.status).toBe(200);
-    expect(res.body.receive_new_commission_notifications).toBe(false);
+    expect(created.receive_new_commission_notifications).toBe(false);
   });
 
   it.each([
@@ -141,47 +142,63 @@ describe('POST /v1/affiliates', () => {
   ])('answers 422 with details when %s is missing', async (field, message) => {
     const body: Record<string, string> = { first_name: 'A', last_name: 'B', email: uniqueEmail() };
     delete body[field];
-    const res = await api(merchant.api_secret).post('/v1/affiliates', body);
-    expect(res.status).toBe(422);
-    expect(res.body).toEqual({ error: 'Could not create affiliate.', details: [message] });
+    const error = await rejection(
+      merchantClient(merchant.api_secret).affiliates.create(
+        body as unknown as OperationInput<'createAffiliate'>,
+      ),
+    );
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect(error.status).toBe(422);
+    expect(error.body).toEqual({ error: 'Could not create affiliate.', details: [message] });
   });
 
   it('lists every blank required field at once', async () => {
-    const res = await api(merchant.api_secret).post('/v1/affiliates', { first_name: '  ' });
-    expect(res.status).toBe(422);
-    expect(res.body).toEqual({
+    const error = await rejection(
+      merchantClient(merchant.api_secret).affiliates.create({
+        first_name: '  ',
+      } as OperationInput<'createAffiliate'>),
+    );
+    expect(error.status).toBe(422);
+    expect(error.body).toEqual({
       error: 'Could not create affiliate.',
       details: ["First name can't be blank", "Last name can't be blank", "Email can't be blank"],
     });
   });
 
   it('rejects a token with characters other than letters, numbers and dashes', async () => {
-    const res = await api(merchant.api_secret).post('/v1/affiliates', {
-      first_name: 'A',
-      last_name: 'B',
-      email: uniqueEmail(),
-      token: 'no spaces!',
-    });
-    expect(res.status).toBe(422);
-    expect(res.body.error).toBe('Could not create affiliate.');
-    expect(res.body.details).toEqual(['Token may only contain letters, numbers and dashes']);
+    const error = await rejection(
+      merchantClient(merchant.api_secret).affiliates.create({
+        first_name: 'A',
+        last_name: 'B',
+        email: uniqueEmail(),
+        token: 'no spaces!',
+      }),
+    );
+    expect(error.status).toBe(422);
+    expect(error.error).toBe('Could not create affiliate.');
+    expect(error.details).toEqual(['Token may only contain letters, numbers and dashes']);
   });
 
   it('rejects an invalid e-mail, state and unknown campaign', async () => {
-    const res = await api(merchant.api_secret).post('/v1/affiliates', {
-      first_name: 'A',
-      last_name: 'B',
-      email: 'not-an-email',
-      state: 'sleeping',
-    });
-    expect(res.status).toBe(422);
-    expect(res.body.details).toEqual(['Email is invalid', 'State is not included in the list']);
-    const unknownCampaign = await api(merchant.api_secret).post('/v1/affiliates', {
-      first_name: 'A',
-      last_name: 'B',
-      email: uniqueEmail(),
-      campaign_id: '00000000-0000-4000-8000-000000000000',
-    });
+    const client = merchantClient(merchant.api_secret);
+    const error = await rejection(
+      client.affiliates.create({
+        first_name: 'A',
+        last_name: 'B',
+        email: 'not-an-email',
+        state: 'sleeping',
+      } as unknown as OperationInput<'createAffiliate'>),
+    );
+    expect(error.status).toBe(422);
+    expect(error.details).toEqual(['Email is invalid', 'State is not included in the list']);
+    const unknownCampaign = await rejection(
+      client.affiliates.create({
+        first_name: 'A',
+        last_name: 'B',
+        email: uniqueEmail(),
+        campaign_id: '00000000-0000-4000-8000-000000000000',
+      }),
+    );
     expect(unknownCampaign.status).toBe(422);
     expect(unknownCampaign.body).toEqual({
       error: 'Could not create affiliate.',
@@ -190,33 +207,25 @@ describe('POST /v1/affiliates', () => {
   });
 
   it('rejects a duplicate e-mail (any case) and a duplicate token, changing nothing', async () => {
-    const client = api(merchant.api_secret);
+    const client = merchantClient(merchant.api_secret);
     const email = uniqueEmail();
     const token = `dup-${seq}`;
-    expect(
-      (await client.post('/v1/affiliates', { first_name: 'A', last_name: 'B', email, token }))
-        .status,
-    ).toBe(200);
-    const sameEmail = await client.post('/v1/affiliates', {
-      first_name: 'C',
-      last_name: 'D',
-      email: email.toUpperCase(),
-    });
+    await client.affiliates.create({ first_name: 'A', last_name: 'B', email, token });
+    const sameEmail = await rejection(
+      client.affiliates.create({ first_name: 'C', last_name: 'D', email: email.toUpperCase() }),
+    );
     expect(sameEmail.status).toBe(422);
     expect(sameEmail.body).toEqual({
       error: 'Could not create affiliate.',
       details: ['Email has already been taken'],
     });
-    const sameToken = await client.post('/v1/affiliates', {
-      first_name: 'C',
-      last_name: 'D',
-      email: uniqueEmail(),
-      token,
-    });
+    const sameToken = await rejection(
+      client.affiliates.create({ first_name: 'C', last_name: 'D', email: uniqueEmail(), token }),
+    );
     expect(sameToken.status).toBe(422);
-    expect(sameToken.body.details).toEqual(['Token has already been taken']);
-    const list = await client.get(`/v1/affiliates?email=${encodeURIComponent(email)}`);
-    expect(list.body.pagination.total_count).toBe(1);
+    expect(sameToken.details).toEqual(['Token has already been taken']);
+    const list = await client.affiliates.list({ email });
+    expect(list.pagination.total_count).toBe(1);
   });
 });
 
@@ -334,42 +343,41 @@ describe('GET and PUT /v1/affiliates/:id', () => {
   let affiliate: any;
   beforeAll(async () => {
     merchant = await createMerchant();
-    affiliate = (
-      await api(merchant.api_secret).post('/v1/affiliates', {
-        first_name: 'Get',
-        last_name: 'Me',
-        email: uniqueEmail(),
-      })
-    ).body;
+    affiliate = await merchantClient(merchant.api_secret).affiliates.create({
+      first_name: 'Get',
+      last_name: 'Me',
+      email: uniqueEmail(),
+    });
   });
 
   it('retrieves the affiliate with its campaign and links', async () => {
-    const res = await api(merchant.api_secret).get(`/v1/affiliates/${affiliate.id}`);
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual(affiliate);
+    const got = await merchantClient(merchant.api_secret).affiliates.get({ id: affiliate.id });
+    expect(got).toEqual(affiliate);
   });
 
   it('answers 404 with the spec body for a missing or malformed id', async () => {
     const id = '11111111-1111-4111-8111-111111111111';
-    const res = await api(merchant.api_secret).get(`/v1/affiliates/${id}`);
-    expect(res.status).toBe(404);
-    expect(res.body).toEqual({ error: `Affiliate not found: ${id}` });
-    const junk = await api(merchant.api_secret).get('/v1/affiliates/not-a-uuid');
-    expect(junk.status).toBe(404);
+    const client = merchantClient(merchant.api_secret);
+    const error = await rejection(client.affiliates.get({ id }));
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error.status).toBe(404);
+    expect(error.body).toEqual({ error: `Affiliate not found: ${id}` });
+    const junk = await rejection(client.affiliates.get({ id: 'not-a-uuid' }));
+    expect(junk).toBeInstanceOf(NotFoundError);
     expect(junk.body).toEqual({ error: 'Affiliate not found: not-a-uuid' });
   });
 
   it('updates fields, keeps the e-mail until confirmed, and validates', async () => {
-    const client = api(merchant.api_secret);
+    const client = merchantClient(merchant.api_secret);
     const newEmail = uniqueEmail();
-    const res = await client.put(`/v1/affiliates/${affiliate.id}`, {
+    const updated = await client.affiliates.update({
+      id: affiliate.id,
       first_name: 'Got',
       state: 'disabled',
       wallet_a_email: 'pay@example.com',
       email: newEmail,
     });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({
+    expect(updated).toMatchObject({
       id: affiliate.id,
       first_name: 'Got',
       last_name: 'Me',
@@ -378,24 +386,28 @@ describe('GET and PUT /v1/affiliates/:id', () => {
       email: affiliate.email,
       unconfirmed_email: newEmail,
     });
-    expect(new Date(res.body.updated_at).getTime()).toBeGreaterThanOrEqual(
+    expect(new Date(updated.updated_at).getTime()).toBeGreaterThanOrEqual(
       new Date(affiliate.updated_at).getTime(),
     );
-    const bad = await client.put(`/v1/affiliates/${affiliate.id}`, {
-      first_name: '',
-      state: 'nope',
-    });
+    const bad = await rejection(
+      client.affiliates.update({
+        id: affiliate.id,
+        first_name: '',
+        state: 'nope',
+      } as unknown as OperationInput<'updateAffiliate'>),
+    );
+    expect(bad).toBeInstanceOf(InvalidRequestError);
     expect(bad.status).toBe(422);
     expect(bad.body).toEqual({
       error: 'Could not update affiliate.',
       details: ["First name can't be blank", 'State is not included in the list'],
     });
-    const after = await client.get(`/v1/affiliates/${affiliate.id}`);
-    expect(after.body.first_name).toBe('Got');
-    const missing = await client.put('/v1/affiliates/22222222-2222-4222-8222-222222222222', {
-      first_name: 'X',
-    });
-    expect(missing.status).toBe(404);
+    const after = await client.affiliates.get({ id: affiliate.id });
+    expect(after.first_name).toBe('Got');
+    const missing = await rejection(
+      client.affiliates.update({ id: '22222222-2222-4222-8222-222222222222', first_name: 'X' }),
+    );
+    expect(missing).toBeInstanceOf(NotFoundError);
   });
 });
 

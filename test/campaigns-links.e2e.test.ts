@@ -1,5 +1,6 @@
 /** Campaigns and affiliate links through the real gateway, and the events they publish. */
-import { api } from './support/http';
+import { InvalidRequestError, NotFoundError, type OperationInput } from '@aff/client';
+import { merchantClient, rejection } from './support/client';
 import { findEvents } from './support/events';
 import { createMerchant, type TestMerchant } from './support/merchant';
 
@@ -10,10 +11,9 @@ beforeAll(async () => {
 
 describe('/v1/campaigns', () => {
   it('has exactly one default campaign per merchant, created on first need', async () => {
-    const list = await api(merchant.api_secret).get('/v1/campaigns');
-    expect(list.status).toBe(200);
-    expect(list.body.data).toHaveLength(1);
-    expect(list.body.data[0]).toMatchObject({
+    const list = await merchantClient(merchant.api_secret).campaigns.list();
+    expect(list.data).toHaveLength(1);
+    expect(list.data[0]).toMatchObject({
       name: 'Default campaign',
       default: true,
       reward_type: 'percent',
@@ -27,19 +27,18 @@ describe('/v1/campaigns', () => {
   });
 
   it('creates, retrieves and updates a campaign, validating rules', async () => {
-    const client = api(merchant.api_secret);
-    const created = await client.post('/v1/campaigns', {
+    const client = merchantClient(merchant.api_secret);
+    const created = await client.campaigns.create({
       name: 'Fixed',
       url: 'https://shop.example.com/',
       reward_type: 'amount',
-      commission_amount_cents: '1500',
+      commission_amount_cents: 1500,
       commission_amount_currency: 'usd',
-      minimum_payout_cents: '5000',
-      days_until_commissions_are_due: '0',
-      max_commissions: '3',
+      minimum_payout_cents: 5000,
+      days_until_commissions_are_due: 0,
+      max_commissions: 3,
     });
-    expect(created.status).toBe(200);
-    expect(created.body).toMatchObject({
+    expect(created).toMatchObject({
       name: 'Fixed',
       reward_type: 'amount',
       commission_amount_cents: 1500,
@@ -49,24 +48,28 @@ describe('/v1/campaigns', () => {
       max_commissions: 3,
       default: false,
     });
-    const got = await client.get(`/v1/campaigns/${created.body.id}`);
-    expect(got.body).toEqual(created.body);
-    const updated = await client.put(`/v1/campaigns/${created.body.id}`, {
+    expect(await client.campaigns.get({ id: created.id })).toEqual(created);
+    // null clears a limit (a form-encoded client sends a blank value).
+    const updated = await client.campaigns.update({
+      id: created.id,
       name: 'Fixed 2',
-      max_commissions: '',
+      max_commissions: null,
     });
-    expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({
+    expect(updated).toMatchObject({
       name: 'Fixed 2',
       max_commissions: null,
       commission_amount_cents: 1500,
     });
 
-    const invalid = await client.post('/v1/campaigns', {
-      reward_type: 'amount',
-      url: 'ftp://x',
-      commission_percent: '150',
-    });
+    // Deliberately without the required name.
+    const invalid = await rejection(
+      client.campaigns.create({
+        reward_type: 'amount',
+        url: 'ftp://x',
+        commission_percent: 150,
+      } as OperationInput<'createCampaign'>),
+    );
+    expect(invalid).toBeInstanceOf(InvalidRequestError);
     expect(invalid.status).toBe(422);
     expect(invalid.body).toEqual({
       error: 'Could not create campaign.',
@@ -76,17 +79,18 @@ describe('/v1/campaigns', () => {
         'Commission percent must be less than or equal to 100',
       ],
     });
-    const missingAmount = await client.post('/v1/campaigns', {
-      name: 'No amount',
-      reward_type: 'amount',
-    });
+    const missingAmount = await rejection(
+      client.campaigns.create({ name: 'No amount', reward_type: 'amount' }),
+    );
     expect(missingAmount.status).toBe(422);
-    expect(missingAmount.body.details).toEqual([
+    expect(missingAmount.details).toEqual([
       "Commission amount cents can't be blank",
       "Commission amount currency can't be blank",
     ]);
-    const missing = await client.get('/v1/campaigns/44444444-4444-4444-8444-444444444444');
-    expect(missing.status).toBe(404);
+    const missing = await rejection(
+      client.campaigns.get({ id: '44444444-4444-4444-8444-444444444444' }),
+    );
+    expect(missing).toBeInstanceOf(NotFoundError);
     expect(missing.body).toEqual({
       error: 'Campaign not found: 44444444-4444-4444-8444-444444444444',
     });
@@ -95,52 +99,47 @@ describe('/v1/campaigns', () => {
 
 describe('/v1/affiliate_links', () => {
   it('creates more links, lists by token and affiliate, retrieves one', async () => {
-    const client = api(merchant.api_secret);
-    const affiliate = (
-      await client.post('/v1/affiliates', {
-        first_name: 'Link',
-        last_name: 'Owner',
-        email: `links-${Date.now()}@example.com`,
-      })
-    ).body;
-    const second = await client.post('/v1/affiliate_links', {
+    const client = merchantClient(merchant.api_secret);
+    const affiliate = await client.affiliates.create({
+      first_name: 'Link',
+      last_name: 'Owner',
+      email: `links-${Date.now()}@example.com`,
+    });
+    const second = await client.links.create({
       affiliate_id: affiliate.id,
       token: `second-${Date.now()}`,
     });
-    expect(second.status).toBe(200);
-    expect(second.body).toMatchObject({
+    expect(second).toMatchObject({
       affiliate_id: affiliate.id,
       visitors: 0,
       leads: 0,
       conversions: 0,
     });
-    expect(second.body.url).toBe(`https://example.com/?via=${second.body.token}`);
+    expect(second.url).toBe(`https://example.com/?via=${second.token}`);
 
-    const byAffiliate = await client.get(`/v1/affiliate_links?affiliate_id=${affiliate.id}`);
-    expect(byAffiliate.body.data.map((l: any) => l.id)).toEqual([
-      second.body.id,
-      affiliate.links[0].id,
-    ]);
-    const byToken = await client.get(`/v1/affiliate_links?token=${second.body.token}`);
-    expect(byToken.body.data.map((l: any) => l.id)).toEqual([second.body.id]);
-    expect((await client.get(`/v1/affiliate_links/${second.body.id}`)).body).toEqual(second.body);
+    const byAffiliate = await client.links.list({ affiliate_id: affiliate.id });
+    expect(byAffiliate.data.map((l) => l.id)).toEqual([second.id, affiliate.links![0]!.id]);
+    const byToken = await client.links.list({ token: second.token });
+    expect(byToken.data.map((l) => l.id)).toEqual([second.id]);
+    expect(await client.links.get({ id: second.id })).toEqual(second);
 
-    const dup = await client.post('/v1/affiliate_links', {
-      affiliate_id: affiliate.id,
-      token: second.body.token,
-    });
-    expect(dup.status).toBe(422);
+    const dup = await rejection(
+      client.links.create({ affiliate_id: affiliate.id, token: second.token }),
+    );
+    expect(dup).toBeInstanceOf(InvalidRequestError);
     expect(dup.body).toEqual({
       error: 'Could not create affiliate link.',
       details: ['Token has already been taken'],
     });
-    const orphan = await client.post('/v1/affiliate_links', {
-      affiliate_id: '55555555-5555-4555-8555-555555555555',
-    });
+    const orphan = await rejection(
+      client.links.create({ affiliate_id: '55555555-5555-4555-8555-555555555555' }),
+    );
     expect(orphan.status).toBe(422);
-    expect(orphan.body.details).toEqual(['Affiliate does not exist']);
-    const missing = await client.get('/v1/affiliate_links/55555555-5555-4555-8555-555555555555');
-    expect(missing.status).toBe(404);
+    expect(orphan.details).toEqual(['Affiliate does not exist']);
+    const missing = await rejection(
+      client.links.get({ id: '55555555-5555-4555-8555-555555555555' }),
+    );
+    expect(missing).toBeInstanceOf(NotFoundError);
     expect(missing.body).toEqual({
       error: 'Affiliate link not found: 55555555-5555-4555-8555-555555555555',
     });
@@ -149,14 +148,11 @@ describe('/v1/affiliate_links', () => {
 
 describe('domain events', () => {
   it('publishes affiliate.created once, de-duplicated by id, with trace context', async () => {
-    const client = api(merchant.api_secret);
-    const created = (
-      await client.post('/v1/affiliates', {
-        first_name: 'Evt',
-        last_name: 'One',
-        email: `evt-${Date.now()}@example.com`,
-      })
-    ).body;
+    const created = await merchantClient(merchant.api_secret).affiliates.create({
+      first_name: 'Evt',
+      last_name: 'One',
+      email: `evt-${Date.now()}@example.com`,
+    });
     const seen = await findEvents(
       'EVT_AFFILIATE',
       'evt.affiliate.created',
@@ -172,15 +168,15 @@ describe('domain events', () => {
     const linkEvents = await findEvents(
       'EVT_AFFILIATE',
       'evt.affiliate_link.created',
-      (e) => e.data?.id === created.links[0].id,
+      (e) => e.data?.id === created.links![0]!.id,
     );
     expect(linkEvents).toHaveLength(1);
   });
 
   it('publishes campaign.created and campaign.updated', async () => {
-    const client = api(merchant.api_secret);
-    const campaign = (await client.post('/v1/campaigns', { name: 'Evented' })).body;
-    await client.put(`/v1/campaigns/${campaign.id}`, { name: 'Evented 2' });
+    const client = merchantClient(merchant.api_secret);
+    const campaign = await client.campaigns.create({ name: 'Evented' });
+    await client.campaigns.update({ id: campaign.id, name: 'Evented 2' });
     const created = await findEvents(
       'EVT_AFFILIATE',
       'evt.campaign.created',

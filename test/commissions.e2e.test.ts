@@ -1,5 +1,6 @@
 /** Charges of referred customers become sales and commissions, visible through the real gateway. */
-import { api } from './support/http';
+import { InvalidRequestError, NotFoundError } from '@aff/client';
+import { merchantClient, rejection } from './support/client';
 import { createMerchant, type TestMerchant } from './support/merchant';
 import { eventually } from './support/processor';
 import {
@@ -35,13 +36,13 @@ describe('charge.succeeded of a referred customer', () => {
     expect(days).toBeGreaterThan(29.9);
     expect(days).toBeLessThan(30.1);
 
-    const retrieved = await api(merchant.api_secret).get(`/v1/commissions/${listed.id}`);
-    expect(retrieved.status).toBe(200);
-    expect(retrieved.body.campaign).toMatchObject({
+    const client = merchantClient(merchant.api_secret);
+    const retrieved = await client.commissions.get({ id: listed.id });
+    expect(retrieved.campaign).toMatchObject({
       id: affiliate.campaign.id,
       commission_percent: 20,
     });
-    expect(retrieved.body.sale).toMatchObject({
+    expect(retrieved.sale).toMatchObject({
       processor_charge_id: chargeId,
       processor_account_id: 'acct_test',
       currency: 'USD',
@@ -52,20 +53,21 @@ describe('charge.succeeded of a referred customer', () => {
       referral: { id: referralId, conversion_state: 'conversion' },
       affiliate: { id: affiliate.id, campaign: { id: affiliate.campaign.id } },
     });
-    expect(retrieved.body.sale.referral.link).toMatchObject({
+    expect(retrieved.sale!.referral!.link).toMatchObject({
       id: affiliate.links[0].id,
       conversions: 1,
     });
 
-    const referral = (await api(merchant.api_secret).get(`/v1/referrals/${referralId}`)).body;
+    const referral = await client.referrals.get({ id: referralId });
     expect(referral.conversion_state).toBe('conversion');
     expect(referral.became_conversion_at).toMatch(/^\d{4}-/);
 
-    const expanded = await api(merchant.api_secret).get(
-      `/v1/commissions?affiliate_id=${affiliate.id}&expand[]=sale&expand[]=campaign`,
-    );
-    expect(expanded.body.data[0].sale.id).toBe(retrieved.body.sale.id);
-    expect(expanded.body.data[0].campaign.id).toBe(affiliate.campaign.id);
+    const expanded = await client.commissions.list({
+      affiliate_id: affiliate.id,
+      'expand[]': ['sale', 'campaign'],
+    });
+    expect(expanded.data[0]!.sale!.id).toBe(retrieved.sale!.id);
+    expect(expanded.data[0]!.campaign!.id).toBe(affiliate.campaign.id);
   });
 
   it('applies a replayed processor event once', async () => {
@@ -91,9 +93,10 @@ describe('charge.succeeded of a referred customer', () => {
 
   it('answers 404 with the spec body for a missing commission', async () => {
     const id = '66666666-6666-4666-8666-666666666666';
-    const res = await api(merchant.api_secret).get(`/v1/commissions/${id}`);
-    expect(res.status).toBe(404);
-    expect(res.body).toEqual({ error: `Commission not found: ${id}` });
+    const error = await rejection(merchantClient(merchant.api_secret).commissions.get({ id }));
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error.status).toBe(404);
+    expect(error.body).toEqual({ error: `Commission not found: ${id}` });
   });
 
   it('filters by state and state[] and rejects unknown states', async () => {
@@ -105,24 +108,24 @@ describe('charge.succeeded of a referred customer', () => {
     expect(await commissionsOf(merchant, affiliate.id, '&state[]=due&state[]=paid')).toHaveLength(
       0,
     );
-    const bad = await api(merchant.api_secret).get('/v1/commissions?state=lost');
+    const bad = await rejection(
+      merchantClient(merchant.api_secret).commissions.list({ state: 'lost' }),
+    );
+    expect(bad).toBeInstanceOf(InvalidRequestError);
     expect(bad.status).toBe(400);
   });
 });
 
 describe('campaign rules', () => {
   it('pays a fixed amount, due at once, and stops at max_commissions', async () => {
-    const client = api(merchant.api_secret);
-    const campaign = (
-      await client.post('/v1/campaigns', {
-        name: 'Fixed',
-        reward_type: 'amount',
-        commission_amount_cents: '700',
-        commission_amount_currency: 'eur',
-        days_until_commissions_are_due: '0',
-        max_commissions: '2',
-      })
-    ).body;
+    const campaign = await merchantClient(merchant.api_secret).campaigns.create({
+      name: 'Fixed',
+      reward_type: 'amount',
+      commission_amount_cents: 700,
+      commission_amount_currency: 'eur',
+      days_until_commissions_are_due: 0,
+      max_commissions: 2,
+    });
     const affiliate = await createAffiliate(merchant, { campaign_id: campaign.id });
     const { customerId } = await referredCustomer(merchant, affiliate);
     for (let i = 0; i < 3; i++) await charge(merchant, customerId, { amount: 3000 + i });
@@ -164,7 +167,7 @@ describe('refunds', () => {
       (l) => l[0]?.amount === 1500,
     );
     expect(reduced.state).toBe('pending');
-    const sale = (await api(merchant.api_secret).get(`/v1/commissions/${created.id}`)).body.sale;
+    const { sale } = await merchantClient(merchant.api_secret).commissions.get({ id: created.id });
     expect(sale).toMatchObject({ refund_amount_cents: 2500, sale_amount_cents: 7500 });
     await charge(
       merchant,
@@ -189,14 +192,17 @@ describe('who earns nothing', () => {
     // The affiliate refers themself.
     const self = await referredCustomer(merchant, affiliate, affiliate.email);
     const selfReferral = await eventually(async () => {
-      const r = (await api(merchant.api_secret).get(`/v1/referrals/${self.referralId}`)).body;
+      const r = await merchantClient(merchant.api_secret).referrals.get({ id: self.referralId });
       return r.deactivated_at ? r : undefined;
     });
     expect(selfReferral.deactivated_at).toMatch(/^\d{4}-/);
     await charge(merchant, self.customerId, { amount: 5000 });
     // A customer referred before the affiliate was disabled.
     const other = await referredCustomer(merchant, affiliate);
-    await api(merchant.api_secret).put(`/v1/affiliates/${affiliate.id}`, { state: 'disabled' });
+    await merchantClient(merchant.api_secret).affiliates.update({
+      id: affiliate.id,
+      state: 'disabled',
+    });
     await new Promise((r) => setTimeout(r, 500));
     await charge(merchant, other.customerId, { amount: 5000 });
     await new Promise((r) => setTimeout(r, 2000));
@@ -211,7 +217,8 @@ describe('tenant isolation', () => {
     await charge(merchant, customerId, { amount: 1000 });
     const [mine] = await waitForCommissions(merchant, affiliate.id, (l) => l.length === 1);
     const other = await createMerchant();
-    expect((await api(other.api_secret).get(`/v1/commissions/${mine.id}`)).status).toBe(404);
-    expect((await api(other.api_secret).get('/v1/commissions')).body.data).toEqual([]);
+    const theirs = merchantClient(other.api_secret);
+    expect(await rejection(theirs.commissions.get({ id: mine.id }))).toBeInstanceOf(NotFoundError);
+    expect((await theirs.commissions.list()).data).toEqual([]);
   });
 });

@@ -59,6 +59,44 @@ async function ok<T>(call: () => Promise<{ status: number; body: T }>): Promise<
   }
 }
 
+/**
+ * When commissions are missing: which charges lack one, and whether the database (a filtered list
+ * is read from it) agrees with the unfiltered list (served from an in-memory index), so a failure
+ * says whether a commission was never written or only not listed.
+ */
+async function commissionsDiagnosis(client: ReturnType<typeof api>): Promise<string> {
+  const totals = new Set<number>();
+  const read = async (query: string) => {
+    const byId = new Map<string, any>();
+    for (let page = 1; page < 50; page++) {
+      const res = await client.get(`/v1/commissions?limit=100&page=${page}&expand[]=sale${query}`);
+      if (!query) totals.add(res.body.pagination?.total_count);
+      for (const c of res.body.data ?? []) byId.set(c.id, c);
+      if (!res.body.pagination?.next_page) break;
+    }
+    return [...byId.values()];
+  };
+  const listed = await read('');
+  const stored = await read('&state=pending,due,paid,voided');
+  const charged = new Set(stored.map((c) => String(c.sale.processor_charge_id)));
+  const missing = Array.from({ length: CUSTOMERS }, (_, i) => `ch_exact_${i}`).filter(
+    (id) => !charged.has(id),
+  );
+  const listedIds = new Set(listed.map((c) => c.id));
+  const unlisted = stored.filter((c) => !listedIds.has(c.id)).map((c) => c.id);
+  const unlistedFetched = await Promise.all(
+    unlisted.slice(0, 5).map(async (id) => (await client.get(`/v1/commissions/${id}`)).status),
+  );
+  return JSON.stringify({
+    listedTotals: [...totals],
+    unlistedFetched,
+    listed: listed.length,
+    stored: stored.length,
+    missingCharges: missing.slice(0, 20),
+    storedButUnlisted: unlisted.slice(0, 20),
+  });
+}
+
 describe('exactness at speed, two replicas of tracking and commission', () => {
   let isolated: IsolatedSystem;
   let merchant: TestMerchant;
@@ -184,8 +222,10 @@ describe('exactness at speed, two replicas of tracking and commission', () => {
           return c.state === 'voided' || c.amount === finalCommission(i);
         });
       return settled ? all : undefined;
-    }, 240_000).catch((error: unknown) => {
-      throw new Error(`${String(error)}; last seen ${lastSeen}`);
+    }, 240_000).catch(async (error: unknown) => {
+      throw new Error(
+        `${String(error)}; last seen ${lastSeen}; ${await commissionsDiagnosis(client)}`,
+      );
     });
     expect(commissions).toHaveLength(CUSTOMERS);
     for (const c of commissions) {

@@ -1,6 +1,6 @@
 /**
  * A second copy of the system for fault tests: its own NATS server (so no other replica answers
- * its requests), the shared MongoDB and Redis unless overridden. Processes can be killed and
+ * its requests) and service databases, the shared MongoDB server and Redis unless overridden. Processes can be killed and
  * restarted without disturbing the other tests.
  */
 import { freePort, startInfra, startSystem, type Infra, type RunningSystem } from '@aff/devstack';
@@ -38,7 +38,15 @@ export async function startIsolatedSystem(
     `isolated-${Date.now()}`,
   );
   fs.mkdirSync(logDir, { recursive: true });
-  const system = await startSystem({ infra, env: opts.env, logDir, replicas: opts.replicas });
+  const system = await startSystem({
+    infra,
+    env: opts.env,
+    logDir,
+    replicas: opts.replicas,
+    // Its own service databases: the shared system's outbox sweeps would otherwise relay this
+    // system's pending events to the shared NATS (and clear them), so they never arrive here.
+    databasePrefix: `iso${Date.now().toString(36)}_`,
+  });
   return {
     infra,
     system,

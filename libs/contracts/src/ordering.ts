@@ -10,8 +10,12 @@ import type { EventEnvelope } from './envelopes';
 import type { EventMap, EventType } from './events';
 import { eventSubject } from './events';
 
-/** Append-only in spirit: changing it re-routes keys while old messages are still queued. */
-export const ORDERING_PARTITIONS = 16;
+/**
+ * Append-only in spirit: changing it re-routes keys while old messages are still queued (drain
+ * the processor events before a deploy that changes it). 64, up from 16: a partition handles one
+ * event at a time, so a backlog drains at most `partitions / latency of one event` per second.
+ */
+export const ORDERING_PARTITIONS = 64;
 
 type KeyOf<T extends EventType> = (data: EventMap[T]) => string | undefined;
 

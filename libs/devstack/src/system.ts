@@ -31,6 +31,13 @@ export interface StartSystemOptions {
   /** Per-process log files go here; without it, output goes to `onLine`. */
   logDir?: string;
   onLine?: (process: SystemProcess, line: string) => void;
+  /**
+   * Gives each service its own databases, `<prefix><service>` (the gateway keeps its default:
+   * merchants are created in it by the ops CLI). Two systems sharing one MongoDB server must not
+   * share a service's collections: each one's outbox sweep would relay the other's pending
+   * events to its own NATS, where the other system never sees them.
+   */
+  databasePrefix?: string;
   /** Processes per service (default 1); replicas share RPCs (queue groups) and durables. */
   replicas?: Partial<Record<SystemProcess, number>>;
   /**
@@ -93,6 +100,9 @@ export async function startSystem(opts: StartSystemOptions): Promise<RunningSyst
           NATS_URL: opts.infra.natsUrl,
           MONGO_URL: opts.infra.mongoUrl,
           REDIS_URL: opts.infra.redisUrl,
+          ...(opts.databasePrefix && name !== 'gateway'
+            ? { MONGO_DB: `${opts.databasePrefix}${name}` }
+            : {}),
           PUBLIC_URL: process.env.PUBLIC_URL ?? gatewayUrl,
           ...(name === 'gateway' ? { PORT: String(port) } : { HEALTH_PORT: String(port) }),
         },

@@ -2,9 +2,11 @@
  * Relays events that were stored inside a document write (the outbox) to JetStream, then
  * clears them. Relaying does not hold up the write that stored the events: publishes run in
  * the background, concurrently across documents and in order within one document, and the
- * clearing writes are batched by the store. A sweep on an interval picks up whatever a crashed
- * process left behind; the stream's de-duplication and idempotent consumers absorb a second
- * publish.
+ * clearing writes are batched by the store. A sweep picks up whatever a crashed process left
+ * behind; the stream's de-duplication and idempotent consumers absorb a second publish. A sweep
+ * reads every document with pending events (on mongo-java-server, a scan of the collection), so
+ * it runs every `intervalMs` only while there is reason to (the first moments after a start,
+ * after a failed publish, while sweeps find something) and ten times less often otherwise.
  */
 import type { EventEnvelope } from '@aff/contracts';
 import type { Logger } from '@aff/logging';
@@ -26,10 +28,15 @@ export interface PendingEventStore {
 }
 
 const SWEEP_BATCH = 500;
+/** Quiet sweeps come this many times less often than the busy ones. */
+const IDLE_FACTOR = 10;
 
 export class OutboxRelay {
   private timer: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | undefined;
+  private stopped = false;
+  /** Publishes that failed since the last sweep: the next one comes soon. */
+  private failures = 0;
   /** The last publish chain of each document with events in flight. */
   private readonly chains = new Map<string, Promise<void>>();
 
@@ -64,6 +71,7 @@ export class OutboxRelay {
       await this.publisher.publish(item.event, item.context);
       await item.markPublished();
     } catch (error) {
+      this.failures += 1;
       this.log.warn({ err: error, eventId: item.event.id }, 'event publish deferred to sweep');
     }
   }
@@ -76,21 +84,38 @@ export class OutboxRelay {
     return pending.length;
   }
 
+  /** Sweeps at once (what a crashed predecessor left), then as often as there is reason to. */
   start(intervalMs = 1000): void {
-    this.timer = setInterval(() => {
-      this.sweeping ??= this.sweep()
-        .then(() => undefined)
-        .catch((error: unknown) => this.log.warn({ err: error }, 'outbox sweep failed'))
-        .finally(() => {
-          this.sweeping = undefined;
-        });
-    }, intervalMs);
-    this.timer.unref();
+    const startedAt = Date.now();
+    const idleMs = intervalMs * IDLE_FACTOR;
+    const tick = async () => {
+      const failuresBefore = this.failures;
+      let found = 0;
+      try {
+        found = await this.sweep();
+      } catch (error) {
+        this.log.warn({ err: error }, 'outbox sweep failed');
+        found = 1;
+      }
+      const busy = found > 0 || this.failures > 0 || Date.now() - startedAt < idleMs;
+      this.failures -= failuresBefore;
+      return busy ? intervalMs : idleMs;
+    };
+    const run = () => {
+      this.sweeping = tick().then((nextMs) => {
+        this.sweeping = undefined;
+        if (this.stopped) return;
+        this.timer = setTimeout(run, nextMs);
+        this.timer.unref();
+      });
+    };
+    run();
   }
 
   /** Stops sweeping and waits for the events already handed over to be published. */
   async stop(): Promise<void> {
-    clearInterval(this.timer);
+    this.stopped = true;
+    clearTimeout(this.timer);
     await this.sweeping;
     await this.flush();
   }

@@ -32,6 +32,12 @@ export interface NewestIndexOptions {
 export class NewestIndex {
   private byMerchant = new Map<string, Entry[]>();
   private known = new Set<string>();
+  /**
+   * Records added while a (re)load reads the collection: the snapshot replaces the maps, and a
+   * record inserted after the read began would otherwise vanish from the list until the next
+   * reload. They are added again on top of the snapshot.
+   */
+  private addedDuringLoad: { merchantId: string; id: string; createdAt: Date }[] | undefined;
 
   constructor(
     private readonly model: Model<NewestIndexRow>,
@@ -51,6 +57,17 @@ export class NewestIndex {
   }
 
   async load(): Promise<void> {
+    const addedDuringLoad: { merchantId: string; id: string; createdAt: Date }[] = [];
+    this.addedDuringLoad = addedDuringLoad;
+    try {
+      await this.loadSnapshot();
+    } finally {
+      if (this.addedDuringLoad === addedDuringLoad) this.addedDuringLoad = undefined;
+    }
+    for (const added of addedDuringLoad) this.add(added.merchantId, added.id, added.createdAt);
+  }
+
+  private async loadSnapshot(): Promise<void> {
     const rows = await this.model
       .find({}, { _id: 1, merchant_id: 1, created_at: 1 })
       .lean<NewestIndexRow[]>()
@@ -72,6 +89,7 @@ export class NewestIndex {
 
   /** Newest first, as the database orders them: `created_at` then `_id`, both descending. */
   add(merchantId: string, id: string, createdAt: Date): void {
+    this.addedDuringLoad?.push({ merchantId, id, createdAt });
     if (this.known.has(id)) return;
     this.known.add(id);
     let entries = this.byMerchant.get(merchantId);

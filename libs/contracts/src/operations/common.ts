@@ -44,18 +44,21 @@ export function expandQuery<const T extends readonly [string, ...string[]]>(name
 }
 
 /** A filter that takes one or more values: `name=a`, `name=a,b` or `name[]=a&name[]=b`. */
-export function multiValueQuery<const T extends readonly [string, ...string[]]>(
-  name: string,
-  values: T,
-) {
-  return {
-    [name]: commaList(values)
-      .describe(`One of ${values.join(', ')} (comma-separate several)`)
-      .optional(),
-    [`${name}[]`]: z
-      .array(z.enum(values))
-      .describe(`Several of ${values.join(', ')}`)
-      .optional(),
+export function multiValueQuery<
+  const N extends string,
+  const T extends readonly [string, ...string[]],
+>(name: N, values: T) {
+  const one = commaList(values)
+    .describe(`One of ${values.join(', ')} (comma-separate several)`)
+    .optional();
+  const several = z
+    .array(z.enum(values))
+    .describe(`Several of ${values.join(', ')}`)
+    .optional();
+  // Computed keys would widen to an index signature; naming them keeps `state` and `state[]`
+  // in the query's type (the typed client, libs/client, builds its input from it).
+  return { [name]: one, [`${name}[]`]: several } as { [K in N]: typeof one } & {
+    [K in `${N}[]`]: typeof several;
   };
 }
 

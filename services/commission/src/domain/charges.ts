@@ -37,9 +37,24 @@ export class ChargeUseCases {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
+  /**
+   * The sale and its commission. Both ids are known up front (the sale's from the charge, the
+   * commission is unique per sale), so the two reads run together, and so do the two inserts of
+   * a first delivery: three round trips in a row instead of six.
+   */
   async onAttributed(ctx: CallContext, input: ChargeAttributed): Promise<void> {
-    const sale = await this.recordSale(ctx, input);
-    await this.decideCommission(ctx, input, sale);
+    const saleId = saleIdOf(ctx.merchantId, input.charge.id);
+    const [stored, commission] = await Promise.all([
+      this.sales.findById(ctx.merchantId, saleId),
+      this.commissions.findOne(ctx.merchantId, { sale_id: saleId }),
+    ]);
+    const sale = stored ?? this.newSale(ctx, input);
+    if (!commission) {
+      await Promise.all([
+        stored ? undefined : this.insertSale(ctx, sale),
+        this.decideCommission(ctx, input, sale),
+      ]);
+    }
     // Decided (written, or none is due): refunds of this sale need not wait for one any more.
     if (sale.commission_pending !== false)
       await this.bulk.updateOne(
@@ -54,7 +69,6 @@ export class ChargeUseCases {
     input: ChargeAttributed,
     sale: SaleRecord,
   ): Promise<void> {
-    if (await this.commissions.findOne(ctx.merchantId, { sale_id: sale._id })) return;
     const { campaign, affiliate, referral } = input;
     // Disabled and suspicious affiliates earn nothing new (tracking checks too; this is the last word).
     if (affiliate.state !== 'active' || referral.deactivated_at) return;
@@ -103,7 +117,10 @@ export class ChargeUseCases {
       this.newest.add(ctx.merchantId, record._id, record.created_at);
       this.relay.relay(result.pending);
     } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error; // a concurrent run created it
+      if (!isDuplicateKeyError(error)) throw error;
+      // A concurrent run created it: the sale's one commission must now be there. Anything else
+      // (a duplicate key of some other record) is retried, never taken for done.
+      if (!(await this.commissions.findOne(ctx.merchantId, { sale_id: sale._id }))) throw error;
     }
   }
 
@@ -195,15 +212,11 @@ export class ChargeUseCases {
     return null;
   }
 
-  private async recordSale(ctx: CallContext, input: ChargeAttributed): Promise<SaleRecord> {
-    const existing = await this.sales.findOne(ctx.merchantId, {
-      processor_charge_id: input.charge.id,
-    });
-    if (existing) return existing;
+  private newSale(ctx: CallContext, input: ChargeAttributed): SaleRecord {
     const now = this.now();
     const chargedAt = input.charge.created ? new Date(input.charge.created * 1000) : now;
-    const record: Omit<SaleRecord, 'pending_events'> = {
-      _id: deterministicId(`${ctx.merchantId}:sale:${input.charge.id}`),
+    return {
+      _id: saleIdOf(ctx.merchantId, input.charge.id),
       merchant_id: ctx.merchantId,
       processor_charge_id: input.charge.id,
       processor_account_id: input.processor_account_id,
@@ -218,24 +231,29 @@ export class ChargeUseCases {
       created_at: now,
       updated_at: now,
       commission_pending: true,
+      pending_events: [],
     };
+  }
+
+  /** A concurrent run that wrote the same sale first is fine: the sale is the same. */
+  private async insertSale(ctx: CallContext, sale: SaleRecord): Promise<void> {
     const event = withId(
-      buildEvent('sale.created', ctx.merchantId, toSaleView({ ...record, pending_events: [] })),
-      `${record._id}:sale.created`,
+      buildEvent('sale.created', ctx.merchantId, toSaleView(sale)),
+      `${sale._id}:sale.created`,
     );
     try {
-      const result = await this.sales.insert(record, [event], ctx.events);
+      // (Its `pending_events` are replaced by the event stored with it.)
+      const result = await this.sales.insert(sale, [event], ctx.events);
       this.relay.relay(result.pending);
-      return result.record;
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
-      const winner = await this.sales.findOne(ctx.merchantId, {
-        processor_charge_id: input.charge.id,
-      });
-      if (!winner) throw error;
-      return winner;
     }
   }
+}
+
+/** One sale per charge: its id follows from the charge's. */
+function saleIdOf(merchantId: string, chargeId: string): string {
+  return deterministicId(`${merchantId}:sale:${chargeId}`);
 }
 
 /**

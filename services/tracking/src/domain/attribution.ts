@@ -39,22 +39,36 @@ export class AttributionUseCases {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
+  /**
+   * The customer's referral is read while the event is checked against those already applied:
+   * every handled event needs both, and one partition handles its events one at a time, so each
+   * round trip saved is latency saved for every customer behind it.
+   */
   async handle(ctx: CallContext, event: ProcessorEvent): Promise<void> {
+    const customerId = customerIdOf(event);
+    const attached = customerId
+      ? this.referrals.findByCustomer(ctx.merchantId, customerId)
+      : Promise.resolve(null);
+    attached.catch(() => undefined); // awaited in `apply`, unless the event was applied before
     await this.processed.once(CONSUMER, `${ctx.merchantId}:${event.id}`, () =>
-      this.apply(ctx, event),
+      this.apply(ctx, event, attached),
     );
   }
 
-  private async apply(ctx: CallContext, event: ProcessorEvent): Promise<void> {
+  private async apply(
+    ctx: CallContext,
+    event: ProcessorEvent,
+    attached: Promise<ReferralRecord | null>,
+  ): Promise<void> {
     const object = event.data.object;
     switch (event.type) {
       case 'customer.created':
       case 'customer.updated':
-        return this.onCustomer(ctx, event, parse(processorCustomerSchema, object, event));
+        return this.onCustomer(ctx, event, parse(processorCustomerSchema, object, event), attached);
       case 'charge.succeeded':
-        return this.onCharge(ctx, event, parse(processorChargeSchema, object, event));
+        return this.onCharge(ctx, event, parse(processorChargeSchema, object, event), attached);
       case 'charge.refunded':
-        return this.onRefund(ctx, event, parse(processorChargeSchema, object, event));
+        return this.onRefund(ctx, event, parse(processorChargeSchema, object, event), attached);
       default:
         return; // other processor events are accepted and ignored
     }
@@ -64,10 +78,11 @@ export class AttributionUseCases {
     ctx: CallContext,
     event: ProcessorEvent,
     customer: ProcessorCustomer,
+    customersReferral: Promise<ReferralRecord | null>,
   ): Promise<void> {
     const now = this.now();
     const referralId = metadataString(customer.metadata, 'referral');
-    const attached = await this.referrals.findByCustomer(ctx.merchantId, customer.id);
+    const attached = await customersReferral;
     if (attached) {
       await this.writer.change(
         ctx,
@@ -173,10 +188,11 @@ export class AttributionUseCases {
     ctx: CallContext,
     event: ProcessorEvent,
     charge: ProcessorCharge,
+    customersReferral: Promise<ReferralRecord | null>,
   ): Promise<void> {
     if (!charge.customer) return;
     const now = this.now();
-    let referral = await this.referrals.findByCustomer(ctx.merchantId, charge.customer);
+    let referral = await customersReferral;
     const coupon = metadataString(charge.metadata, 'coupon');
     if (!referral && coupon) {
       const customer = {
@@ -234,9 +250,10 @@ export class AttributionUseCases {
     ctx: CallContext,
     event: ProcessorEvent,
     charge: ProcessorCharge,
+    customersReferral: Promise<ReferralRecord | null>,
   ): Promise<void> {
     if (!charge.customer) return;
-    const referral = await this.referrals.findByCustomer(ctx.merchantId, charge.customer);
+    const referral = await customersReferral;
     if (!referral) return;
     await this.writer.change(ctx, referral, { updated_at: this.now() }, [], {
       extra: () => [
@@ -276,6 +293,13 @@ function parse<T>(
     );
   }
   return result.data;
+}
+
+/** The processor customer an event is about, read before the object is validated. */
+function customerIdOf(event: ProcessorEvent): string | undefined {
+  const object = event.data.object as { id?: unknown; customer?: unknown };
+  const id = event.type.startsWith('customer.') ? object.id : object.customer;
+  return typeof id === 'string' && id.length > 0 ? id : undefined;
 }
 
 function metadataString(
