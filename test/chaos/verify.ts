@@ -342,6 +342,8 @@ export async function verifyRound(
       );
       states[state] = res.body?.pagination?.total_count ?? `status ${res.status}`;
     }
+    // A delivery that gave up is a webhook not delivered.
+    if (typeof states.failed === 'number') check('webhook deliveries failed', 0, states.failed);
     counts['webhook delivery log (pending/delivered/failed)'] = {
       expected: 'all delivered',
       seen: `${states.pending}/${states.delivered}/${states.failed}`,
