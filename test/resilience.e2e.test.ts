@@ -3,9 +3,12 @@
  * a restarted service picks up where it left off, and a Redis outage does not fail requests.
  */
 import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { STREAMS } from '@aff/contracts';
 import { api } from './support/http';
 import { deadRedisUrl, startIsolatedSystem, type IsolatedSystem } from './support/isolated-system';
 import { createMerchant, type TestMerchant } from './support/merchant';
+import { sendProcessorEvent } from './support/processor';
 
 describe('when the affiliate service is down or hangs', () => {
   let isolated: IsolatedSystem;
@@ -59,6 +62,38 @@ describe('when the affiliate service is down or hangs', () => {
       await nc.close();
       await isolated.system.startProcess('affiliate');
     }
+  });
+});
+
+describe('when the processor hook cannot store an event', () => {
+  let isolated: IsolatedSystem;
+  beforeAll(async () => {
+    isolated = await startIsolatedSystem();
+  });
+  afterAll(async () => {
+    await isolated?.stop();
+  });
+
+  it('answers 503 with Retry-After (the processor retries), never 500', async () => {
+    const merchant = await createMerchant();
+    const customer = { id: `cus_${Date.now()}`, email: 'hook@example.com' };
+    const before = await sendProcessorEvent(merchant, 'customer.created', customer, {
+      baseUrl: isolated.system.gatewayUrl,
+    });
+    expect(before.status).toBe(200);
+    // As while NATS restarts and has not loaded the stream yet: the publish has no taker.
+    const nc = await connect({ servers: isolated.infra.natsUrl });
+    try {
+      await (await jetstreamManager(nc)).streams.delete(STREAMS.gateway.name);
+    } finally {
+      await nc.close();
+    }
+    const res = await sendProcessorEvent(merchant, 'customer.updated', customer, {
+      baseUrl: isolated.system.gatewayUrl,
+    });
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('5');
+    expect(res.body).toEqual({ error: 'Service unavailable: events. Try again shortly.' });
   });
 });
 

@@ -16,3 +16,4 @@ export * from './schemas/webhook';
 export * from './views-webhook';
 export * from './operations';
 export * from './openapi';
+export * from './event-schemas';

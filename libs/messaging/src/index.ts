@@ -6,6 +6,7 @@ export * from './rpc-client';
 export * from './streams';
 export * from './event-publisher';
 export * from './event-consumer';
+export * from './event-handlers';
 export * from './outbox-relay';
 export * from './batcher';
 export * from './follow-events';

@@ -49,12 +49,11 @@ export class ChargeUseCases {
       this.commissions.findOne(ctx.merchantId, { sale_id: saleId }),
     ]);
     const sale = stored ?? this.newSale(ctx, input);
-    if (!commission) {
-      await Promise.all([
-        stored ? undefined : this.insertSale(ctx, sale),
-        this.decideCommission(ctx, input, sale),
-      ]);
-    }
+    // Each on its own: a retry after a run that wrote only one of them writes the other.
+    await Promise.all([
+      stored ? undefined : this.insertSale(ctx, sale),
+      commission ? undefined : this.decideCommission(ctx, input, sale),
+    ]);
     // Decided (written, or none is due): refunds of this sale need not wait for one any more.
     if (sale.commission_pending !== false)
       await this.bulk.updateOne(

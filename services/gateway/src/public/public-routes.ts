@@ -74,10 +74,20 @@ export function publicRouter(deps: PublicRouteDeps): Router {
       }
       const event = buildEvent('processor.received', merchant._id, { event: parsed.value });
       // Same processor event, same id: the stream keeps one copy, tracking applies it once.
-      await deps.publisher.publish({
-        ...event,
-        id: deterministicId(`${merchant._id}:${parsed.value.id}`),
-      });
+      try {
+        await deps.publisher.publish({
+          ...event,
+          id: deterministicId(`${merchant._id}:${parsed.value.id}`),
+        });
+      } catch {
+        // The broker is restarting or unreachable: nothing was stored, and the processor's
+        // retry (it retries any non-2xx) will deliver it again. 503 says "try again".
+        res
+          .status(503)
+          .set('Retry-After', '5')
+          .json({ error: 'Service unavailable: events. Try again shortly.' });
+        return;
+      }
       res.json({ received: true });
     },
   );
