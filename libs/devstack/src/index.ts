@@ -8,3 +8,5 @@ export { installInfra } from './install-infra';
 export { startSystem, SYSTEM_PROCESSES } from './system';
 export type { RunningSystem, StartSystemOptions, SystemProcess } from './system';
 export { runDevSystem } from './dev-system';
+export { findBinary } from './binaries';
+export { localCommand } from './local-servers';

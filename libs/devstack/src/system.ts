@@ -59,6 +59,8 @@ export interface RunningSystem {
   startProcess(name: SystemProcess, index?: number): Promise<void>;
   /** Process ids of the processes running now. */
   pids(): number[];
+  /** The processes running now, by label (`tracking`, `tracking-2`, …): fault tests pick from it. */
+  processes(): { name: SystemProcess; label: string; pid: number }[];
 }
 
 interface ProcessSlot {
@@ -250,6 +252,15 @@ export async function startSystem(opts: StartSystemOptions): Promise<RunningSyst
         const pid = slot.running && !slot.exited ? slot.running.pid : undefined;
         return pid === undefined ? [] : [pid];
       });
+    },
+    processes() {
+      return [...slots.entries()].flatMap(([name, list]) =>
+        list.flatMap((slot, index) => {
+          const pid = slot.running && !slot.exited ? slot.running.pid : undefined;
+          const label = index === 0 ? name : `${name}-${index + 1}`;
+          return pid === undefined ? [] : [{ name, label, pid }];
+        }),
+      );
     },
   };
 }
