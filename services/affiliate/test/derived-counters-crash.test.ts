@@ -18,6 +18,8 @@ let mongo: Connection;
 let facts: FactModels;
 let clock = Date.now();
 let counters: DerivedCounters;
+let affiliates: ReturnType<typeof affiliateModel>;
+let links: ReturnType<typeof linkModel>;
 const merchant = `m_${randomUUID()}`;
 const affiliateId = randomUUID();
 const linkId = randomUUID();
@@ -25,8 +27,8 @@ const linkId = randomUUID();
 beforeAll(async () => {
   mongo = await connectMongo(process.env.MONGO_URL!, `derived_crash_${Date.now()}`);
   facts = factModels(mongo);
-  const affiliates = affiliateModel(mongo);
-  const links = linkModel(mongo);
+  affiliates = affiliateModel(mongo);
+  links = linkModel(mongo);
   await affiliates.collection.insertOne({
     _id: affiliateId,
     merchant_id: merchant,
@@ -57,8 +59,8 @@ afterAll(async () => {
 });
 
 const affiliate = () =>
-  mongo.collection('affiliates').findOne({ _id: affiliateId } as never) as Promise<any>;
-const link = () => mongo.collection('links').findOne({ _id: linkId } as never) as Promise<any>;
+  affiliates.collection.findOne({ _id: affiliateId } as never) as Promise<any>;
+const link = () => links.collection.findOne({ _id: linkId } as never) as Promise<any>;
 
 it('recounts a referral whose increment a dead process never applied', async () => {
   const referralId = randomUUID();
