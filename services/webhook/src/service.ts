@@ -1,6 +1,5 @@
 /** Wiring of the webhook service: its models and object graph; the kernel runs it. */
 import { defineService, type ServiceDeps } from '@aff/kernel';
-import { TenantRepository } from '@aff/mongo';
 import type { Connection } from 'mongoose';
 import { configSchema, loadWebhookConfig, type WebhookConfig } from './config';
 import { startEventConsumers } from './consumers/domain-events.consumer';
@@ -8,16 +7,17 @@ import { dueDeliveriesJob } from './consumers/due-deliveries.poller';
 import { logPruneJob } from './consumers/log-prune.job';
 import { AttemptRepository } from './data/attempt.repository';
 import { attemptModel } from './data/attempt.schema';
-import { DeliveryClaims } from './data/delivery-claims';
 import { DeliveriesHandoff } from './consumers/deliveries-handoff';
 import { DeliveryRepository } from './data/delivery.repository';
 import { deliveryModel } from './data/delivery.schema';
 import { EndpointDirectory } from './data/endpoint-directory';
+import { EndpointRepository } from './data/endpoint.repository';
 import { endpointModel } from './data/endpoint.schema';
 import { LogPruner } from './data/log-pruner';
 import { ScheduleRepository } from './data/schedule.repository';
 import { scheduleModel } from './data/schedule.schema';
 import { DeliveryAttempts } from './domain/attempts';
+import { DeliveryClaims } from './domain/delivery-claims';
 import { DeliveryUseCases } from './domain/deliveries';
 import { EndpointHealth } from './domain/endpoint-health';
 import { endpointBodySchemas } from './domain/endpoint-rules';
@@ -43,7 +43,8 @@ type WebhookModels = ReturnType<typeof webhookModels>;
 
 export function buildWebhook(deps: ServiceDeps<WebhookConfig, WebhookModels>) {
   const { config, log, models, nc, relay } = deps;
-  const endpoints = new TenantRepository(models.endpoint);
+  // The endpoints' store relays the events it writes (an automatic disabling) itself.
+  const endpoints = new EndpointRepository(models.endpoint, relay);
   const deliveries = new DeliveryRepository(models.delivery);
   const attemptLog = new AttemptRepository(models.attempt);
   const schedule = new ScheduleRepository(models.schedule);
@@ -55,7 +56,7 @@ export function buildWebhook(deps: ServiceDeps<WebhookConfig, WebhookModels>) {
   const leaseMs = config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
   const scaled = (ms: number) => ms * config.WEBHOOK_TIME_SCALE;
   const directory = new EndpointDirectory(endpoints, nc);
-  const endpointHealth = new EndpointHealth(endpoints, directory, relay, {
+  const endpointHealth = new EndpointHealth(endpoints, directory, {
     disableAfterMs: scaled(config.WEBHOOK_DISABLE_AFTER_MS),
     disableAfterLabelMs: config.WEBHOOK_DISABLE_AFTER_MS,
   });

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
-import type { Claim, DeliveryClaims } from '../src/data/delivery-claims';
+import type { Claim, DeliveryClaims } from '../src/domain/delivery-claims';
 import type { EndpointDirectory } from '../src/data/endpoint-directory';
-import type { EndpointRecord } from '../src/data/endpoint.schema';
+import type { EndpointRecord } from '../src/domain/records';
 import { DeliveryAttempts } from '../src/domain/attempts';
 import type { OutboundRequest, SendResult } from '../src/domain/ports';
 import { generateSecret } from '../src/domain/signature';
@@ -16,7 +16,6 @@ const endpoint: EndpointRecord = {
   secret: generateSecret(),
   created_at: startedAt,
   updated_at: startedAt,
-  pending_events: [],
 };
 const claim: Claim = {
   token: 'd1:1',
@@ -39,7 +38,6 @@ const claim: Claim = {
     next_attempt_at: startedAt,
     created_at: startedAt,
     updated_at: startedAt,
-    pending_events: [],
   },
 };
 

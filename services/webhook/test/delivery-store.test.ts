@@ -5,17 +5,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
-import { TenantRepository, connectMongo } from '@aff/mongo';
+import { connectMongo } from '@aff/mongo';
 import { AttemptRepository } from '../src/data/attempt.repository';
 import { attemptModel } from '../src/data/attempt.schema';
-import { DeliveryClaims } from '../src/data/delivery-claims';
-import { DeliveryRepository, toDue } from '../src/data/delivery.repository';
-import { deliveryModel, type DeliveryRecord } from '../src/data/delivery.schema';
-import { endpointModel, type EndpointRecord } from '../src/data/endpoint.schema';
+import { DeliveryRepository } from '../src/data/delivery.repository';
+import { deliveryModel } from '../src/data/delivery.schema';
+import { EndpointRepository } from '../src/data/endpoint.repository';
+import { endpointModel } from '../src/data/endpoint.schema';
 import { ScheduleRepository } from '../src/data/schedule.repository';
 import { scheduleModel } from '../src/data/schedule.schema';
 import { EndpointDirectory } from '../src/data/endpoint-directory';
+import { DeliveryClaims } from '../src/domain/delivery-claims';
 import { FanOut } from '../src/domain/fan-out';
+import { toDue, type DeliveryRecord } from '../src/domain/records';
 import { INTERRUPTED } from '../src/domain/views';
 
 let mongo: Connection;
@@ -23,7 +25,7 @@ let deliveries: DeliveryRepository;
 let attempts: AttemptRepository;
 let claims: DeliveryClaims;
 let schedule: ScheduleRepository;
-let endpoints: TenantRepository<EndpointRecord>;
+let endpoints: EndpointRepository;
 let merchant: string;
 
 beforeAll(async () => {
@@ -36,7 +38,7 @@ beforeAll(async () => {
   ] as const;
   await Promise.all(models.map((model) => model.init()));
   deliveries = new DeliveryRepository(models[0]);
-  endpoints = new TenantRepository(models[1]);
+  endpoints = new EndpointRepository(models[1], { relay: () => undefined });
   attempts = new AttemptRepository(models[2]);
   schedule = new ScheduleRepository(models[3]);
   claims = new DeliveryClaims(deliveries, attempts, schedule);

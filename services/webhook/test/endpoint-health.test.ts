@@ -8,13 +8,14 @@ import type { Connection } from 'mongoose';
 import { webhookEndpointDisabledSchema } from '@aff/contracts';
 import type { PendingEvent } from '@aff/messaging';
 import { TenantRepository, connectMongo } from '@aff/mongo';
-import { endpointModel, type EndpointRecord } from '../src/data/endpoint.schema';
+import { EndpointRepository } from '../src/data/endpoint.repository';
+import { endpointModel, type EndpointDoc } from '../src/data/endpoint.schema';
 import { EndpointHealth, disabledReason } from '../src/domain/endpoint-health';
 
 const PERIOD_MS = 60_000;
 
 let mongo: Connection;
-let endpoints: TenantRepository<EndpointRecord>;
+let endpoints: TenantRepository<EndpointDoc>;
 let changed: string[];
 let relayed: PendingEvent[];
 let health: EndpointHealth;
@@ -25,9 +26,8 @@ beforeAll(async () => {
   await model.init();
   endpoints = new TenantRepository(model);
   health = new EndpointHealth(
-    endpoints,
+    new EndpointRepository(model, { relay: (pending) => relayed.push(...pending) }),
     { changed: (merchantId) => changed.push(merchantId) },
-    { relay: (pending) => relayed.push(...pending) },
     { disableAfterMs: PERIOD_MS, disableAfterLabelMs: 5 * 86_400_000 },
   );
 });
@@ -40,7 +40,7 @@ afterAll(async () => {
   await mongo.close();
 });
 
-async function addEndpoint(fields: Partial<EndpointRecord> = {}): Promise<EndpointRecord> {
+async function addEndpoint(fields: Partial<EndpointDoc> = {}): Promise<EndpointDoc> {
   const now = new Date();
   const { record } = await endpoints.insert({
     _id: randomUUID(),
@@ -56,7 +56,7 @@ async function addEndpoint(fields: Partial<EndpointRecord> = {}): Promise<Endpoi
   return (await endpoints.findById(record.merchant_id, record._id))!;
 }
 
-const stored = async (e: EndpointRecord) => (await endpoints.findById(e.merchant_id, e._id))!;
+const stored = async (e: EndpointDoc) => (await endpoints.findById(e.merchant_id, e._id))!;
 const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms);
 const failure = (startMs: number, endMs = startMs + 10) => ({
   succeeded: false,

@@ -6,18 +6,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection, Model } from 'mongoose';
 import { connectMongo } from '@aff/mongo';
-import { attemptModel, type AttemptRecord } from '../src/data/attempt.schema';
-import {
-  deliveryModel,
-  type DeliveryRecord,
-  type DeliveryState,
-} from '../src/data/delivery.schema';
-import { endpointModel, type EndpointRecord } from '../src/data/endpoint.schema';
+import { attemptModel } from '../src/data/attempt.schema';
+import { deliveryModel, type DeliveryDoc } from '../src/data/delivery.schema';
+import { endpointModel, type EndpointDoc } from '../src/data/endpoint.schema';
 import { LogPruner } from '../src/data/log-pruner';
+import type { AttemptRecord, DeliveryState } from '../src/domain/records';
 
 let mongo: Connection;
-let endpoints: Model<EndpointRecord>;
-let deliveries: Model<DeliveryRecord>;
+let endpoints: Model<EndpointDoc>;
+let deliveries: Model<DeliveryDoc>;
 let attempts: Model<AttemptRecord>;
 let pruner: LogPruner;
 

@@ -1,12 +1,11 @@
-/** The delivery log: one line per attempt, written in batches. */
+/** The delivery log (the domain's `AttemptLog`): one line per attempt, written in batches. */
 import type { Model } from 'mongoose';
 import { Batcher } from '@aff/messaging';
 import { insertManyUnordered, isDuplicateKeyError } from '@aff/mongo';
-import type { AttemptRecord } from './attempt.schema';
+import type { AttemptLog } from '../domain/ports';
+import type { AttemptRecord } from '../domain/records';
 
-export type AttemptResult = Pick<AttemptRecord, 'response_status' | 'duration_ms' | 'error'>;
-
-export class AttemptRepository {
+export class AttemptRepository implements AttemptLog {
   /** Lines logged together share one unordered `insertMany`. */
   private readonly lines: Batcher<AttemptRecord>;
 

@@ -1,26 +1,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import type { AttemptRecord } from '../domain/records';
 
-/**
- * One line of the delivery log: an attempt of one delivery, written once it has an answer (or,
- * for a sender that died mid-attempt, by the sender that takes its slot over, as interrupted).
- * Its id is the claim's token, so an attempt is logged once however often that is retried.
- */
-export interface AttemptRecord {
-  _id: string;
-  merchant_id: string;
-  delivery_id: string;
-  endpoint_id: string;
-  /** The `request.id` of the body sent. */
-  request_id: string;
-  started_at: Date;
-  /** Until then nobody else attempted this slot. */
-  lease_until: Date;
-  finished_at: Date | null;
-  response_status: number | null;
-  duration_ms: number | null;
-  error: string | null;
-}
-
+/** One line of the delivery log (the record is declared in domain/records.ts). */
 const schema = new Schema<AttemptRecord>(
   {
     _id: { type: String, required: true },

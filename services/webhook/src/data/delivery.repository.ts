@@ -1,17 +1,13 @@
-/** Deliveries (one event for one endpoint). Claims on a slot live in delivery-claims.ts. */
-import type { Model } from 'mongoose';
+/**
+ * Deliveries (one event for one endpoint) over MongoDB: the domain's `DeliveryStore`. Claims on
+ * a slot are decided in domain/delivery-claims.ts.
+ */
+import type { FilterQuery, Model } from 'mongoose';
 import { TenantRepository, isDuplicateKeyError } from '@aff/mongo';
-import type { DueDelivery } from '../domain/ports';
+import type { DeliveryStore, Page } from '../domain/ports';
+import type { DeliveryRecord, DeliveryState, Lease } from '../domain/records';
 import type { AttemptOutcome } from '../domain/retry-schedule';
-import type { DeliveryRecord } from './delivery.schema';
-
-/** Who holds a delivery's slot, and until when. */
-export interface Lease {
-  lease_until: Date;
-  lease_token: string;
-  lease_request_id: string;
-  lease_started_at: Date;
-}
+import type { DeliveryDoc } from './delivery.schema';
 
 const NO_LEASE = {
   lease_until: null,
@@ -20,15 +16,15 @@ const NO_LEASE = {
   lease_started_at: null,
 };
 
-export class DeliveryRepository {
-  readonly tenant: TenantRepository<DeliveryRecord>;
+export class DeliveryRepository implements DeliveryStore {
+  readonly tenant: TenantRepository<DeliveryDoc>;
 
-  constructor(private readonly model: Model<DeliveryRecord>) {
+  constructor(private readonly model: Model<DeliveryDoc>) {
     this.tenant = new TenantRepository(model);
   }
 
   /** False when this event already has a delivery for this endpoint (a redelivered event). */
-  async insertOnce(record: Omit<DeliveryRecord, 'pending_events'>): Promise<boolean> {
+  async insertOnce(record: DeliveryRecord): Promise<boolean> {
     try {
       await this.tenant.insert(record);
       return true;
@@ -38,11 +34,28 @@ export class DeliveryRepository {
     }
   }
 
+  findById(merchantId: string, id: string): Promise<DeliveryRecord | null> {
+    return this.tenant.findById(merchantId, id);
+  }
+
+  /** The endpoint's deliveries in the given states (all when none), newest first. */
+  pageOfEndpoint(
+    merchantId: string,
+    endpointId: string,
+    states: DeliveryState[],
+    skip: number,
+    limit: number,
+  ): Promise<Page<DeliveryRecord>> {
+    const filter: FilterQuery<DeliveryDoc> = { endpoint_id: endpointId };
+    if (states.length > 0) filter.state = { $in: states };
+    return this.tenant.page(merchantId, filter, skip, limit);
+  }
+
   /** The delivery an event already has for an endpoint. */
   async findForEvent(eventId: string, endpointId: string): Promise<DeliveryRecord | null> {
     return this.model
       .findOne({ event_id: eventId, endpoint_id: endpointId })
-      .lean<DeliveryRecord>()
+      .lean<DeliveryDoc>()
       .exec();
   }
 
@@ -74,7 +87,7 @@ export class DeliveryRepository {
         { $set: lease },
         { new: false },
       )
-      .lean<DeliveryRecord>()
+      .lean<DeliveryDoc>()
       .exec();
   }
 
@@ -113,23 +126,11 @@ export class DeliveryRepository {
         },
         { new: true },
       )
-      .lean<DeliveryRecord>()
+      .lean<DeliveryDoc>()
       .exec();
   }
 
   async deleteForEndpoint(merchantId: string, endpointId: string): Promise<void> {
     await this.model.deleteMany({ merchant_id: merchantId, endpoint_id: endpointId }).exec();
   }
-}
-
-/** The schedule entry of a pending delivery: due at its `next_attempt_at`. */
-export function toDue(
-  record: Pick<DeliveryRecord, '_id' | 'merchant_id' | 'endpoint_id' | 'next_attempt_at'>,
-): DueDelivery {
-  return {
-    id: record._id,
-    merchant_id: record.merchant_id,
-    slot: new Date(record.next_attempt_at!).getTime(),
-    endpoint_id: record.endpoint_id,
-  };
 }

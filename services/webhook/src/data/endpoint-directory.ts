@@ -5,18 +5,18 @@
  * the short lifetime covers an announcement lost in a reconnect.
  */
 import type { NatsConnection, Subscription } from '@aff/messaging';
-import type { TenantRepository } from '@aff/mongo';
-import type { EndpointRecord } from './endpoint.schema';
+import type { EndpointLookup, EndpointStore } from '../domain/ports';
+import type { EndpointRecord } from '../domain/records';
 
 /** Internal to the webhook service's replicas. */
 export const ENDPOINTS_CHANGED_SUBJECT = 'ctl.webhook.endpoints_changed';
 const TTL_MS = 5_000;
 
-export class EndpointDirectory {
+export class EndpointDirectory implements EndpointLookup {
   private readonly cache = new Map<string, { at: number; endpoints: Promise<EndpointRecord[]> }>();
 
   constructor(
-    private readonly endpoints: TenantRepository<EndpointRecord>,
+    private readonly endpoints: Pick<EndpointStore, 'findEnabled' | 'findById'>,
     private readonly nc?: NatsConnection,
   ) {}
 
@@ -24,7 +24,7 @@ export class EndpointDirectory {
   enabledOf(merchantId: string): Promise<EndpointRecord[]> {
     const cached = this.cache.get(merchantId);
     if (cached && Date.now() - cached.at < TTL_MS) return cached.endpoints;
-    const endpoints = this.endpoints.findMany(merchantId, { enabled: true });
+    const endpoints = this.endpoints.findEnabled(merchantId);
     this.cache.set(merchantId, { at: Date.now(), endpoints });
     endpoints.catch(() => this.cache.delete(merchantId));
     return endpoints;

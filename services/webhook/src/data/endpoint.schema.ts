@@ -1,33 +1,13 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { StoredPendingEvent } from '@aff/mongo';
+import type { EndpointRecord } from '../domain/records';
 
-export interface EndpointRecord {
-  _id: string;
-  merchant_id: string;
-  url: string;
-  /** Subscribed event types; `*` means every type, including ones added to the catalogue later. */
-  events: string[];
-  enabled: boolean;
-  /** `whsec_<base64 key>`; kept readable because every request is signed with it. */
-  secret: string;
-  /** The secret replaced by the last rotation; requests carry its signature too until then. */
-  previous_secret?: string | null;
-  previous_secret_expires_at?: Date | null;
-  /**
-   * Start of the current run of failed attempts: set by the first failure after a success (or
-   * ever), cleared by the next success. Successes write nothing while it is null.
-   */
-  failing_since?: Date | null;
-  /** Set when the endpoint was disabled automatically (endpoint-health.ts). */
-  disabled_at?: Date | null;
-  disabled_reason?: string | null;
-  created_at: Date;
-  updated_at: Date;
-  /** Outbox of `webhook_endpoint.*` events, written with the change that causes them. */
+/** An endpoint as stored: the domain's record plus its outbox of `webhook_endpoint.*` events. */
+export interface EndpointDoc extends EndpointRecord {
   pending_events: StoredPendingEvent[];
 }
 
-const schema = new Schema<EndpointRecord>(
+const schema = new Schema<EndpointDoc>(
   {
     _id: { type: String, required: true },
     merchant_id: { type: String, required: true },
@@ -49,6 +29,6 @@ const schema = new Schema<EndpointRecord>(
 schema.index({ merchant_id: 1, created_at: -1 });
 schema.index({ merchant_id: 1, enabled: 1 });
 
-export function endpointModel(connection: Connection): Model<EndpointRecord> {
-  return connection.model<EndpointRecord>('WebhookEndpoint', schema, 'webhook_endpoints');
+export function endpointModel(connection: Connection): Model<EndpointDoc> {
+  return connection.model<EndpointDoc>('WebhookEndpoint', schema, 'webhook_endpoints');
 }

@@ -15,9 +15,9 @@
  * twice is harmless.
  */
 import type { Model } from 'mongoose';
-import type { AttemptRecord } from './attempt.schema';
-import type { DeliveryRecord } from './delivery.schema';
-import type { EndpointRecord } from './endpoint.schema';
+import type { AttemptRecord, DeliveryRecord } from '../domain/records';
+import type { DeliveryDoc } from './delivery.schema';
+import type { EndpointDoc } from './endpoint.schema';
 
 const PAGE = 500;
 
@@ -30,8 +30,8 @@ type Candidate = Pick<DeliveryRecord, '_id' | 'state' | 'created_at' | 'updated_
 
 export class LogPruner {
   constructor(
-    private readonly endpoints: Model<EndpointRecord>,
-    private readonly deliveries: Model<DeliveryRecord>,
+    private readonly endpoints: Model<EndpointDoc>,
+    private readonly deliveries: Model<DeliveryDoc>,
     private readonly attempts: Model<AttemptRecord>,
   ) {}
 
@@ -41,7 +41,7 @@ export class LogPruner {
     // Endpoints are few (a handful per merchant); deliveries of deleted ones went with them.
     const endpoints = await this.endpoints
       .find({}, { _id: 1, merchant_id: 1 })
-      .lean<Pick<EndpointRecord, '_id' | 'merchant_id'>[]>()
+      .lean<Pick<EndpointDoc, '_id' | 'merchant_id'>[]>()
       .exec();
     for (const endpoint of endpoints) {
       const pruned = await this.pruneEndpoint(endpoint.merchant_id, endpoint._id, cutoff);

@@ -1,9 +1,9 @@
 /** The stored schedule of pending deliveries: what is due when. */
 import type { FilterQuery, Model } from 'mongoose';
-import type { DueDelivery } from '../domain/ports';
+import type { DeliverySchedule, DueDelivery } from '../domain/ports';
 import type { ScheduleRecord } from './schedule.schema';
 
-export class ScheduleRepository {
+export class ScheduleRepository implements DeliverySchedule {
   constructor(private readonly model: Model<ScheduleRecord>) {}
 
   /** Schedules (or moves) the delivery's next attempt. */

@@ -3,17 +3,15 @@
  * request, log the attempt and store what comes next. The same use case serves a fresh event,
  * a poller tick and a redeliver.
  */
-import type { Claim, DeliveryClaims } from '../data/delivery-claims';
-import type { EndpointDirectory } from '../data/endpoint-directory';
-import type { DeliveryRecord } from '../data/delivery.schema';
-import type { EndpointRecord } from '../data/endpoint.schema';
+import type { Claim, DeliveryClaims } from './delivery-claims';
 import { recordAttempt } from '../outbound/delivery-metrics';
 import { buildBody } from './payload';
 import { outcomeOf, type AttemptOutcome } from './retry-schedule';
 import type { EndpointHealth } from './endpoint-health';
 import { signingSecrets } from './secret-rotation';
 import { webhookHeaders } from './signature';
-import type { DueDelivery, SendResult, WebhookSender } from './ports';
+import type { DueDelivery, EndpointLookup, SendResult, WebhookSender } from './ports';
+import type { DeliveryRecord, EndpointRecord } from './records';
 
 export interface AttemptSettings {
   /** Multiplies the retry schedule's waits (tests compress 3 days). */
@@ -25,7 +23,7 @@ export interface AttemptSettings {
 export class DeliveryAttempts {
   constructor(
     private readonly claims: DeliveryClaims,
-    private readonly endpoints: EndpointDirectory,
+    private readonly endpoints: Pick<EndpointLookup, 'find'>,
     private readonly sender: WebhookSender,
     private readonly settings: AttemptSettings,
     private readonly health?: Pick<EndpointHealth, 'record'>,

@@ -1,21 +1,22 @@
 /** The delivery log of an endpoint, and sending a delivery again. */
 import type { Paginated } from '@aff/contracts';
 import { errors, paginate, type PageRequest } from '@aff/api';
-import type { FilterQuery } from 'mongoose';
-import type { AttemptRecord } from '../data/attempt.schema';
-import type { AttemptRepository } from '../data/attempt.repository';
-import { toDue, type DeliveryRepository } from '../data/delivery.repository';
-import type { DeliveryRecord, DeliveryState } from '../data/delivery.schema';
-import type { ScheduleRepository } from '../data/schedule.repository';
 import type { EndpointUseCases } from './endpoints';
 import { toDeliveryView, type DeliveryView } from './views';
-import type { CallContext, DeliveryQueue } from './ports';
+import type {
+  AttemptLog,
+  CallContext,
+  DeliveryQueue,
+  DeliverySchedule,
+  DeliveryStore,
+} from './ports';
+import { toDue, type AttemptRecord, type DeliveryState } from './records';
 
 export class DeliveryUseCases {
   constructor(
-    private readonly deliveries: DeliveryRepository,
-    private readonly attempts: AttemptRepository,
-    private readonly schedule: ScheduleRepository,
+    private readonly deliveries: DeliveryStore,
+    private readonly attempts: AttemptLog,
+    private readonly schedule: DeliverySchedule,
     private readonly endpoints: EndpointUseCases,
     private readonly queue: DeliveryQueue,
   ) {}
@@ -27,9 +28,13 @@ export class DeliveryUseCases {
     page: PageRequest,
   ): Promise<Paginated<DeliveryView>> {
     await this.endpoints.getRecord(ctx, endpointId);
-    const filter: FilterQuery<DeliveryRecord> = { endpoint_id: endpointId };
-    if (states.length > 0) filter.state = { $in: states };
-    const result = await this.deliveries.tenant.page(ctx.merchantId, filter, page.skip, page.limit);
+    const result = await this.deliveries.pageOfEndpoint(
+      ctx.merchantId,
+      endpointId,
+      states,
+      page.skip,
+      page.limit,
+    );
     const attempts = await this.attempts.forDeliveries(
       ctx.merchantId,
       result.items.map((d) => d._id),

@@ -12,9 +12,8 @@
  * success recorded meanwhile (by any replica) prevents it.
  */
 import { buildEvent } from '@aff/contracts';
-import type { PendingEvent } from '@aff/messaging';
-import type { TenantRepository } from '@aff/mongo';
-import type { EndpointRecord } from '../data/endpoint.schema';
+import type { EndpointStore } from './ports';
+import type { EndpointRecord } from './records';
 import { toEndpointView } from './views';
 
 export interface HealthSettings {
@@ -34,9 +33,8 @@ export interface AttemptReport {
 
 export class EndpointHealth {
   constructor(
-    private readonly endpoints: TenantRepository<EndpointRecord>,
+    private readonly endpoints: EndpointStore,
     private readonly directory: { changed(merchantId: string): void },
-    private readonly relay: { relay(pending: PendingEvent[]): void },
     private readonly settings: HealthSettings,
   ) {}
 
@@ -55,22 +53,15 @@ export class EndpointHealth {
   }
 
   private async recovered(endpoint: EndpointRecord): Promise<void> {
-    await this.endpoints.update(endpoint.merchant_id, endpoint._id, {
-      $set: { failing_since: null },
-    });
+    await this.endpoints.update(endpoint.merchant_id, endpoint._id, { failing_since: null });
     this.directory.changed(endpoint.merchant_id);
   }
 
   private async startedFailing(endpoint: EndpointRecord, at: Date): Promise<void> {
     // Conditional: a run another attempt already started keeps its (earlier) start.
-    const result = await this.endpoints.updateIf(
-      endpoint.merchant_id,
-      endpoint._id,
-      { failing_since: null },
-      { $set: { failing_since: at } },
-    );
+    const started = await this.endpoints.startFailing(endpoint.merchant_id, endpoint._id, at);
     // Either way this replica's copy is stale (set here, or set before by another replica).
-    if (result || !endpoint.failing_since) this.directory.changed(endpoint.merchant_id);
+    if (started || !endpoint.failing_since) this.directory.changed(endpoint.merchant_id);
   }
 
   private async disable(endpoint: EndpointRecord, now: Date): Promise<void> {
@@ -81,18 +72,15 @@ export class EndpointHealth {
       updated_at: now,
     };
     const view = toEndpointView({ ...endpoint, ...changes });
-    const result = await this.endpoints.updateIf(
+    // The store relays the event once it is written with the change (the endpoints' outbox).
+    const disabled = await this.endpoints.disable(
       endpoint.merchant_id,
       endpoint._id,
-      {
-        enabled: true,
-        failing_since: { $lte: new Date(now.getTime() - this.settings.disableAfterMs) },
-      },
-      { $set: changes },
+      changes,
+      new Date(now.getTime() - this.settings.disableAfterMs),
       [buildEvent('webhook_endpoint.disabled', endpoint.merchant_id, view, now)],
     );
-    if (!result) return;
-    this.relay.relay(result.pending);
+    if (!disabled) return;
     this.directory.changed(endpoint.merchant_id);
   }
 }

@@ -6,26 +6,29 @@ import { randomUUID } from 'node:crypto';
 import { validate } from '@aff/contracts';
 import type { Paginated } from '@aff/contracts';
 import { AppError, errors, paginate, type PageRequest } from '@aff/api';
-import type { TenantRepository } from '@aff/mongo';
-import type { AttemptRepository } from '../data/attempt.repository';
-import type { DeliveryRepository } from '../data/delivery.repository';
-import type { EndpointRecord } from '../data/endpoint.schema';
-import type { ScheduleRepository } from '../data/schedule.repository';
 import { ALL_EVENTS, type EndpointBodySchemas } from './endpoint-rules';
 import { rotatedSecret } from './secret-rotation';
 import { generateSecret } from './signature';
 import { toEndpointView, type EndpointView } from './views';
-import type { CallContext } from './ports';
+import type {
+  AttemptLog,
+  CallContext,
+  DeliverySchedule,
+  DeliveryStore,
+  EndpointChanges,
+  EndpointStore,
+} from './ports';
+import type { EndpointRecord } from './records';
 
 const CREATE_FAILED = 'Could not create webhook endpoint.';
 const UPDATE_FAILED = 'Could not update webhook endpoint.';
 
 export class EndpointUseCases {
   constructor(
-    private readonly endpoints: TenantRepository<EndpointRecord>,
-    private readonly deliveries: DeliveryRepository,
-    private readonly attempts: AttemptRepository,
-    private readonly schedule: ScheduleRepository,
+    private readonly endpoints: EndpointStore,
+    private readonly deliveries: DeliveryStore,
+    private readonly attempts: AttemptLog,
+    private readonly schedule: DeliverySchedule,
     private readonly schemas: EndpointBodySchemas,
     private readonly directory: { changed(merchantId: string): void },
     /** How long a rotated-out secret keeps signing (already scaled). */
@@ -36,7 +39,7 @@ export class EndpointUseCases {
     const input = validate(this.schemas.create, body);
     if (!input.ok) throw errors.invalid(CREATE_FAILED, input.details);
     const now = new Date();
-    const record: Omit<EndpointRecord, 'pending_events'> = {
+    const record: EndpointRecord = {
       _id: randomUUID(),
       merchant_id: ctx.merchantId,
       url: input.value.url,
@@ -46,7 +49,7 @@ export class EndpointUseCases {
       created_at: now,
       updated_at: now,
     };
-    const { record: stored } = await this.endpoints.insert(record);
+    const stored = await this.endpoints.insert(record);
     this.directory.changed(ctx.merchantId);
     return toEndpointView(stored, true);
   }
@@ -56,7 +59,7 @@ export class EndpointUseCases {
   }
 
   async list(ctx: CallContext, page: PageRequest): Promise<Paginated<EndpointView>> {
-    const result = await this.endpoints.page(ctx.merchantId, {}, page.skip, page.limit);
+    const result = await this.endpoints.page(ctx.merchantId, page.skip, page.limit);
     return paginate(
       result.items.map((record) => toEndpointView(record)),
       result.total,
@@ -68,7 +71,7 @@ export class EndpointUseCases {
     const before = await this.getRecord(ctx, id);
     const input = validate(this.schemas.update, body);
     if (!input.ok) throw errors.invalid(UPDATE_FAILED, input.details);
-    const set: Partial<EndpointRecord> = { updated_at: new Date() };
+    const set: EndpointChanges = { updated_at: new Date() };
     if (input.value.url !== undefined) set.url = input.value.url;
     if (input.value.events !== undefined) set.events = input.value.events;
     if (input.value.enabled !== undefined) set.enabled = input.value.enabled;
@@ -76,10 +79,10 @@ export class EndpointUseCases {
       // Enabled again: a fresh start, whatever disabled it (health counts from now on).
       Object.assign(set, { disabled_at: null, disabled_reason: null, failing_since: null });
     }
-    const result = await this.endpoints.update(ctx.merchantId, id, { $set: set });
+    const result = await this.endpoints.update(ctx.merchantId, id, set);
     if (!result) throw errors.notFound('Webhook endpoint', id);
     this.directory.changed(ctx.merchantId);
-    return toEndpointView(result.record);
+    return toEndpointView(result);
   }
 
   /**
@@ -89,15 +92,15 @@ export class EndpointUseCases {
   async rotateSecret(ctx: CallContext, id: string): Promise<EndpointView> {
     for (let tries = 0; ; tries++) {
       const record = await this.getRecord(ctx, id);
-      const result = await this.endpoints.updateIf(
+      const result = await this.endpoints.replaceSecret(
         ctx.merchantId,
         id,
-        { secret: record.secret },
-        { $set: rotatedSecret(record, new Date(), this.secretOverlapMs) },
+        record.secret,
+        rotatedSecret(record, new Date(), this.secretOverlapMs),
       );
       if (result) {
         this.directory.changed(ctx.merchantId);
-        return toEndpointView(result.record, true);
+        return toEndpointView(result, true);
       }
       if (tries >= 5) throw new AppError('conflict', 'The secret is being rotated; try again.');
     }
@@ -106,7 +109,7 @@ export class EndpointUseCases {
   /** Deletes the endpoint, then its delivery log; nothing more is sent to it. */
   async delete(ctx: CallContext, id: string): Promise<{ id: string; deleted: true }> {
     await this.getRecord(ctx, id);
-    await this.endpoints.deleteById(ctx.merchantId, id);
+    await this.endpoints.delete(ctx.merchantId, id);
     this.directory.changed(ctx.merchantId);
     await this.schedule.removeForEndpoint(ctx.merchantId, id);
     await this.deliveries.deleteForEndpoint(ctx.merchantId, id);

@@ -8,21 +8,23 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { EventEnvelope } from '@aff/contracts';
-import { DeliveryClaims } from '../data/delivery-claims';
-import { toDue, type DeliveryRepository, type Lease } from '../data/delivery.repository';
-import type { DeliveryRecord } from '../data/delivery.schema';
-import type { EndpointRecord } from '../data/endpoint.schema';
-import type { EndpointDirectory } from '../data/endpoint-directory';
-import type { ScheduleRepository } from '../data/schedule.repository';
+import { DeliveryClaims } from './delivery-claims';
 import { isPublicEventType, subscriptionKeys } from './endpoint-rules';
 import { toWebhookObject } from './payload';
-import type { DueDelivery, TraceCarrier } from './ports';
+import type {
+  DeliverySchedule,
+  DeliveryStore,
+  DueDelivery,
+  EndpointLookup,
+  TraceCarrier,
+} from './ports';
+import { toDue, type DeliveryRecord, type EndpointRecord, type Lease } from './records';
 
 export class FanOut {
   constructor(
-    private readonly endpoints: EndpointDirectory,
-    private readonly deliveries: DeliveryRepository,
-    private readonly schedule: ScheduleRepository,
+    private readonly endpoints: Pick<EndpointLookup, 'enabledOf'>,
+    private readonly deliveries: DeliveryStore,
+    private readonly schedule: DeliverySchedule,
     private readonly leaseMs: number,
   ) {}
 
@@ -46,7 +48,7 @@ export class FanOut {
         if (await this.deliveries.insertOnce(record)) {
           created.push({
             ...toDue(record),
-            held: DeliveryClaims.held({ ...record, pending_events: [] }),
+            held: DeliveryClaims.held(record),
           });
         } else {
           await this.rescheduleExisting(event.id, endpoint._id);
@@ -71,7 +73,7 @@ function newDelivery(
   objectJson: string,
   trace: TraceCarrier,
   leaseMs: number,
-): Omit<DeliveryRecord, 'pending_events'> & Lease {
+): DeliveryRecord & Lease {
   const now = new Date();
   return {
     ...DeliveryClaims.lease(now, leaseMs),

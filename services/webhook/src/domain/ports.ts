@@ -1,5 +1,18 @@
-/** What the use cases need from the outside world, so they stay free of I/O details. */
-import type { Claim } from '../data/delivery-claims';
+/**
+ * What the use cases need from the outside world, so they stay free of I/O details. The stores
+ * are implemented in data/ over MongoDB; they take and return plain records (records.ts), and a
+ * store that writes events with a record relays them itself once the write is done.
+ */
+import type { EventEnvelope } from '@aff/contracts';
+import type { Claim } from './delivery-claims';
+import type {
+  AttemptRecord,
+  DeliveryRecord,
+  DeliveryState,
+  EndpointRecord,
+  Lease,
+} from './records';
+import type { AttemptOutcome } from './retry-schedule';
 
 /** Who is asking: the tenant. */
 export interface CallContext {
@@ -45,4 +58,117 @@ export interface DueDelivery {
 /** Hands due deliveries to the senders at once; what does not fit waits for the poller. */
 export interface DeliveryQueue {
   offer(due: DueDelivery[]): unknown;
+}
+
+/** A record with this id (or unique key) already exists. */
+export class DuplicateError extends Error {
+  constructor(what: string) {
+    super(`${what} already exists`);
+    this.name = 'DuplicateError';
+  }
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+/** The fields an endpoint write sets. */
+export type EndpointChanges = Partial<Omit<EndpointRecord, '_id' | 'merchant_id' | 'created_at'>>;
+
+/** A merchant's webhook endpoints; every call is scoped to the merchant. */
+export interface EndpointStore {
+  /** Throws `DuplicateError` when an endpoint with this id exists. */
+  insert(record: EndpointRecord): Promise<EndpointRecord>;
+  findById(merchantId: string, id: string): Promise<EndpointRecord | null>;
+  /** Enabled endpoints, newest first. */
+  findEnabled(merchantId: string): Promise<EndpointRecord[]>;
+  /** Newest first. */
+  page(merchantId: string, skip: number, limit: number): Promise<Page<EndpointRecord>>;
+  /** The endpoint after the change; null when there is none. */
+  update(merchantId: string, id: string, changes: EndpointChanges): Promise<EndpointRecord | null>;
+  /** Like `update`, but only while the stored secret is still `secret`. */
+  replaceSecret(
+    merchantId: string,
+    id: string,
+    secret: string,
+    changes: EndpointChanges,
+  ): Promise<EndpointRecord | null>;
+  /** Sets `failing_since` only while no run of failures is recorded; false when one was. */
+  startFailing(merchantId: string, id: string, at: Date): Promise<boolean>;
+  /**
+   * Applies `changes` and queues `events` in the same write, only while the endpoint is enabled
+   * and has been failing since `failingSince` or earlier; the events are relayed after the
+   * write. False when the condition no longer held.
+   */
+  disable(
+    merchantId: string,
+    id: string,
+    changes: EndpointChanges,
+    failingSince: Date,
+    events: EventEnvelope[],
+  ): Promise<boolean>;
+  delete(merchantId: string, id: string): Promise<void>;
+}
+
+/** A merchant's endpoints as the senders look them up (an in-memory directory). */
+export interface EndpointLookup {
+  /** Enabled endpoints of the merchant, newest first. */
+  enabledOf(merchantId: string): Promise<EndpointRecord[]>;
+  /** One endpoint of the merchant, enabled or not; null when deleted. */
+  find(merchantId: string, endpointId: string): Promise<EndpointRecord | null>;
+  /** After a change: the directory forgets the merchant's endpoints (here and elsewhere). */
+  changed(merchantId: string): void;
+}
+
+/** Deliveries (one event for one endpoint). */
+export interface DeliveryStore {
+  /** False when this event already has a delivery for this endpoint (a redelivered event). */
+  insertOnce(record: DeliveryRecord): Promise<boolean>;
+  /** The delivery an event already has for an endpoint. */
+  findForEvent(eventId: string, endpointId: string): Promise<DeliveryRecord | null>;
+  findById(merchantId: string, id: string): Promise<DeliveryRecord | null>;
+  /** The endpoint's deliveries in the given states (all when none), newest first. */
+  pageOfEndpoint(
+    merchantId: string,
+    endpointId: string,
+    states: DeliveryState[],
+    skip: number,
+    limit: number,
+  ): Promise<Page<DeliveryRecord>>;
+  /**
+   * Takes the slot `slot` of a pending delivery for `lease`: only while the delivery is still at
+   * that slot and nobody holds it (or the holder's lease ran out, or the holder is the caller
+   * renewing its own lease, `ownToken`). Returns the delivery as it was before, or null.
+   */
+  claimSlot(
+    merchantId: string,
+    id: string,
+    slot: Date,
+    now: Date,
+    lease: Lease,
+    ownToken?: string,
+  ): Promise<DeliveryRecord | null>;
+  /** Applies an outcome while the claim `token` still holds `slot`, and lets the slot go. */
+  applyOutcome(id: string, slot: Date, token: string, outcome: AttemptOutcome): Promise<boolean>;
+  /** Due again at once with a fresh 3-day window; an attempt in flight no longer decides. */
+  requeue(merchantId: string, id: string, now: Date): Promise<DeliveryRecord | null>;
+  deleteForEndpoint(merchantId: string, endpointId: string): Promise<void>;
+}
+
+/** The delivery log. */
+export interface AttemptLog {
+  /** Logs a finished (or interrupted) attempt; a repeat of the same id changes nothing. */
+  log(record: AttemptRecord): Promise<void>;
+  /** Attempts of the given deliveries, oldest first. */
+  forDeliveries(merchantId: string, deliveryIds: string[]): Promise<AttemptRecord[]>;
+  deleteForEndpoint(merchantId: string, endpointId: string): Promise<void>;
+}
+
+/** The stored schedule of pending deliveries: what is due when. */
+export interface DeliverySchedule {
+  /** Schedules (or moves) the delivery's next attempt. */
+  set(due: DueDelivery): Promise<void>;
+  remove(deliveryId: string): Promise<void>;
+  removeForEndpoint(merchantId: string, endpointId: string): Promise<void>;
 }

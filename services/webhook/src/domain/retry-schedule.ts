@@ -2,7 +2,7 @@
  * The retry schedule (docs/webhooks.md): retries at fixed offsets from the first attempt, the
  * waits doubling from 30 s, the last one at the end of the 3-day window. Pure functions.
  */
-import type { DeliveryState } from '../data/delivery.schema';
+import type { DeliveryState } from './records';
 
 export const RETRY_WINDOW_MS = 3 * 24 * 3600 * 1000;
 export const FIRST_RETRY_WAIT_MS = 30_000;

@@ -4,7 +4,7 @@
  * the new secret at its own pace. A second rotation within the overlap keeps only the secret it
  * replaces (the one before that stops at once). Pure functions.
  */
-import type { EndpointRecord } from '../data/endpoint.schema';
+import type { EndpointRecord } from './records';
 import { generateSecret } from './signature';
 
 /** The secrets a request is signed with now: the current one first. */

@@ -1,8 +1,6 @@
 /** Records to the JSON the REST API returns. Pure functions. */
 import type { WebhookAttemptView, WebhookDeliveryView, WebhookEndpointView } from '@aff/contracts';
-import type { AttemptRecord } from '../data/attempt.schema';
-import type { DeliveryRecord } from '../data/delivery.schema';
-import type { EndpointRecord } from '../data/endpoint.schema';
+import type { AttemptRecord, DeliveryRecord, EndpointRecord } from './records';
 
 const iso = (date: Date | null): string | null => (date ? new Date(date).toISOString() : null);
 const isoRequired = (date: Date): string => new Date(date).toISOString();

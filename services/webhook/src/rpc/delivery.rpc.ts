@@ -1,7 +1,7 @@
 /** Thin RPC entry points for the delivery log and redelivery. */
 import { enumList, parsePageRequest } from '@aff/api';
 import { ok, type RpcHandlers } from '@aff/messaging';
-import { DELIVERY_STATES } from '../data/delivery.schema';
+import { DELIVERY_STATES } from '../domain/records';
 import type { DeliveryUseCases } from '../domain/deliveries';
 import { callContext, idParam } from './call-context';
 

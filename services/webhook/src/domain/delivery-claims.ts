@@ -8,13 +8,10 @@
  * a redeliver or a takeover overtook only logs.
  */
 import { randomUUID } from 'node:crypto';
-import type { DueDelivery } from '../domain/ports';
-import type { AttemptOutcome } from '../domain/retry-schedule';
-import { INTERRUPTED } from '../domain/views';
-import type { AttemptRepository, AttemptResult } from './attempt.repository';
-import { toDue, type DeliveryRepository, type Lease } from './delivery.repository';
-import type { DeliveryRecord } from './delivery.schema';
-import type { ScheduleRepository } from './schedule.repository';
+import type { AttemptLog, DeliverySchedule, DeliveryStore, DueDelivery } from './ports';
+import { toDue, type AttemptResult, type DeliveryRecord, type Lease } from './records';
+import type { AttemptOutcome } from './retry-schedule';
+import { INTERRUPTED } from './views';
 
 export interface Claim {
   delivery: DeliveryRecord;
@@ -31,9 +28,9 @@ export interface Claim {
 
 export class DeliveryClaims {
   constructor(
-    private readonly deliveries: DeliveryRepository,
-    private readonly attempts: AttemptRepository,
-    private readonly schedule: ScheduleRepository,
+    private readonly deliveries: DeliveryStore,
+    private readonly attempts: AttemptLog,
+    private readonly schedule: DeliverySchedule,
   ) {}
 
   /** A new lease for a slot, to be written with the delivery (fresh) or by `claim`. */
@@ -138,7 +135,7 @@ export class DeliveryClaims {
 
   /** A schedule entry that no longer matches its delivery (after a crash) is put right. */
   private async reconcile(due: DueDelivery, now: Date): Promise<void> {
-    const delivery = await this.deliveries.tenant.findById(due.merchant_id, due.id);
+    const delivery = await this.deliveries.findById(due.merchant_id, due.id);
     if (delivery?.state === 'pending' && delivery.next_attempt_at) {
       const held = delivery.lease_until && delivery.lease_until.getTime() > now.getTime();
       if (!held && delivery.next_attempt_at.getTime() !== due.slot)
