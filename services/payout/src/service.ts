@@ -41,7 +41,12 @@ type PayoutModels = ReturnType<typeof payoutModels>;
 
 export function buildPayout(deps: ServiceDeps<PayoutConfig, PayoutModels>) {
   const { config, log, models, nc, relay } = deps;
-  const payouts = new PayoutRepository(models.payout);
+  // The payouts' store logs a refresh's events and relays them itself, after its write.
+  const payouts = new PayoutRepository(
+    models.payout,
+    new PayoutEventRepository(models.event),
+    relay,
+  );
   const claims = new ClaimRepository(models.claim);
   const steps = new PaymentStepRepository(models.step);
   const commissions = new CommissionRepository(models.commission);
@@ -57,8 +62,6 @@ export function buildPayout(deps: ServiceDeps<PayoutConfig, PayoutModels>) {
     affiliates,
     campaigns,
     presenter,
-    new PayoutEventRepository(models.event),
-    relay,
   );
   const recorder = new RecordPayment(claims, steps, commissions);
   const generate = new GeneratePayouts(payouts, commissions, claims, steps, refresher, presenter);

@@ -1,5 +1,4 @@
-import type { CommissionRecord } from '../src/data/commission.schema';
-import type { PayoutRecord } from '../src/data/payout.schema';
+import type { CommissionRecord, PayoutRecord } from '../src/domain/records';
 import { toPayoutCommission, toPayoutView } from '../src/domain/views';
 
 const commission: CommissionRecord = {
@@ -35,7 +34,6 @@ const payout: PayoutRecord = {
   paid_by_id: null,
   created_at: new Date('2024-03-02T00:00:00Z'),
   updated_at: new Date('2024-03-02T00:00:00Z'),
-  pending_events: [],
 };
 
 describe('toPayoutCommission', () => {

@@ -1,9 +1,11 @@
 /** Claims of commissions by payouts (see claim.schema.ts). */
 import type { Model } from 'mongoose';
 import { isDuplicateKeyError } from '@aff/mongo';
-import { claimId, type ClaimRecord } from './claim.schema';
+import type { ClaimStore } from '../domain/ports';
+import type { ClaimRecord } from '../domain/records';
+import { claimId } from './claim.schema';
 
-export class ClaimRepository {
+export class ClaimRepository implements ClaimStore {
   constructor(private readonly model: Model<ClaimRecord>) {}
 
   /** The claim that counts for a commission: its newest epoch. */

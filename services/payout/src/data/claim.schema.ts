@@ -6,15 +6,7 @@
  * or deleted.
  */
 import { Schema, type Connection, type Model } from 'mongoose';
-
-export interface ClaimRecord {
-  _id: string;
-  merchant_id: string;
-  commission_id: string;
-  epoch: number;
-  payout_id: string;
-  created_at: Date;
-}
+import type { ClaimRecord } from '../domain/records';
 
 const schema = new Schema<ClaimRecord>(
   {

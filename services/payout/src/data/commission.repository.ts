@@ -1,14 +1,10 @@
 /** The commission read model: what generation bundles and what payouts list. */
 import type { FilterQuery, Model } from 'mongoose';
-import type { CommissionRecord } from './commission.schema';
+import type { CommissionCopies, DueFilters } from '../domain/ports';
+import type { CommissionRecord } from '../domain/records';
 import { upsertIfNewer } from './upsert-if-newer';
 
-export interface DueFilters {
-  affiliate_id?: string;
-  currency?: string;
-}
-
-export class CommissionRepository {
+export class CommissionRepository implements CommissionCopies {
   constructor(private readonly model: Model<CommissionRecord>) {}
 
   /** Applies a commission event unless a newer one was applied; never touches `listed`. */

@@ -1,29 +1,6 @@
 /** Read model of the commission service's commissions, built from its events. */
 import { Schema, type Connection, type Model } from 'mongoose';
-import type { CommissionState } from '@aff/contracts';
-
-export interface CommissionRecord {
-  _id: string;
-  merchant_id: string;
-  affiliate_id: string;
-  campaign_id: string | null;
-  amount: number;
-  currency: string;
-  state: CommissionState;
-  processor_account_id: string | null;
-  due_at: Date;
-  paid_at: Date | null;
-  voided_at: Date | null;
-  created_at: Date;
-  /** The commission's own `updated_at`: an event older than the stored one is ignored. */
-  updated_at: Date;
-  /**
-   * Set once a payout lists it: a cache that keeps generation runs from looking at commissions
-   * already bundled. False again (a concurrent event write may reset it) only costs a look-up;
-   * the claims (claim.schema.ts) decide.
-   */
-  listed: boolean;
-}
+import type { CommissionRecord } from '../domain/records';
 
 const schema = new Schema<CommissionRecord>(
   {

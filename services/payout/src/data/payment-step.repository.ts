@@ -2,19 +2,16 @@
 import type { Model } from 'mongoose';
 import type { EventContext } from '@aff/messaging';
 import { isDuplicateKeyError } from '@aff/mongo';
-import { stepId, type PaymentStepName, type PaymentStepRecord } from './payment-step.schema';
+import type { PaymentStepStore } from '../domain/ports';
+import type {
+  PaymentStepName,
+  PaymentStepRecord,
+  PaymentSteps,
+  StepFields,
+} from '../domain/records';
+import { stepId } from './payment-step.schema';
 
-export interface PaymentSteps {
-  requested?: PaymentStepRecord;
-  recorded?: PaymentStepRecord;
-  completed?: PaymentStepRecord;
-}
-
-type StepFields = Partial<
-  Pick<PaymentStepRecord, 'paid_at' | 'paid_by_id' | 'context' | 'commission_ids' | 'amount'>
->;
-
-export class PaymentStepRepository {
+export class PaymentStepRepository implements PaymentStepStore {
   constructor(private readonly model: Model<PaymentStepRecord>) {}
 
   /** The pay call's claim on the payout; false when another call got there first. */

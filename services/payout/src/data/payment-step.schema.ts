@@ -6,28 +6,7 @@
  * - `completed`: the queued work finished; who paid.
  */
 import { Schema, type Connection, type Model } from 'mongoose';
-import type { EventContext } from '@aff/messaging';
-
-export type PaymentStepName = 'requested' | 'recorded' | 'completed';
-
-export interface PaymentStepRecord {
-  _id: string;
-  merchant_id: string;
-  payout_id: string;
-  step: PaymentStepName;
-  created_at: Date;
-  /** requested: when the payout and its commissions count as paid. */
-  paid_at: Date | null;
-  /** requested: the API secret that asked; completed: the same, as `paid_by_id`. */
-  paid_by_id: string | null;
-  /** requested: trace and request of the pay call, continued by the queued work. */
-  context: EventContext | null;
-  /** requested: true until the queued work is done (what the sweep looks for). */
-  unfinished: boolean;
-  /** recorded: what was paid. */
-  commission_ids: string[];
-  amount: number | null;
-}
+import type { PaymentStepName, PaymentStepRecord } from '../domain/records';
 
 const schema = new Schema<PaymentStepRecord>(
   {

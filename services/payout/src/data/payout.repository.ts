@@ -1,36 +1,33 @@
-/** Payouts (the derived documents lists and reads show; see payout.schema.ts). */
+/**
+ * Payouts (the derived documents lists and reads show; see domain/records.ts) over MongoDB: the
+ * domain's `PayoutStore`. A refresh's events go to the payout event log (the outbox) and are
+ * handed to the relay here, after the payout's write.
+ */
 import { randomUUID } from 'node:crypto';
 import type { FilterQuery, Model } from 'mongoose';
-import type { PayoutState } from '@aff/contracts';
-import { TenantRepository, isDuplicateKeyError, type Page } from '@aff/mongo';
-import type { PayoutRecord } from './payout.schema';
+import type { EventEnvelope } from '@aff/contracts';
+import type { EventContext, PendingEvent } from '@aff/messaging';
+import { TenantRepository, isDuplicateKeyError } from '@aff/mongo';
+import type { Page, PayoutFilters, PayoutStore } from '../domain/ports';
+import type { DerivedPayout, PayoutRecord } from '../domain/records';
+import type { PayoutEventRepository } from './payout-event.repository';
+import type { PayoutDoc } from './payout.schema';
 
-export interface PayoutFilters {
-  affiliate_id?: string;
-  states?: PayoutState[];
+export interface EventRelay {
+  relay(pending: PendingEvent[]): void;
 }
-
-/** What a refresh derives and writes. */
-export type DerivedPayout = Pick<
-  PayoutRecord,
-  | 'state'
-  | 'amount'
-  | 'commission_ids'
-  | 'commission_count'
-  | 'fingerprint'
-  | 'paid_at'
-  | 'paid_by_id'
-  | 'created_at'
-  | 'updated_at'
->;
 
 /** A payout becomes visible once it holds a commission. */
 const VISIBLE = { commission_count: { $gt: 0 } };
 
-export class PayoutRepository {
-  private readonly tenant: TenantRepository<PayoutRecord>;
+export class PayoutRepository implements PayoutStore {
+  private readonly tenant: TenantRepository<PayoutDoc>;
 
-  constructor(private readonly model: Model<PayoutRecord>) {
+  constructor(
+    private readonly model: Model<PayoutDoc>,
+    private readonly events: PayoutEventRepository,
+    private readonly relay: EventRelay,
+  ) {
     this.tenant = new TenantRepository(model);
   }
 
@@ -53,7 +50,7 @@ export class PayoutRepository {
     skip: number,
     limit: number,
   ): Promise<Page<PayoutRecord>> {
-    const query: FilterQuery<PayoutRecord> = { ...VISIBLE };
+    const query: FilterQuery<PayoutDoc> = { ...VISIBLE };
     if (filters.affiliate_id) query.affiliate_id = filters.affiliate_id;
     if (filters.states?.length) query.state = { $in: filters.states };
     return this.tenant.page(merchantId, query, skip, limit);
@@ -68,7 +65,7 @@ export class PayoutRepository {
     return this.model
       .findOne({ merchant_id: merchantId, affiliate_id: affiliateId, currency })
       .sort({ series: -1 })
-      .lean<PayoutRecord>()
+      .lean<PayoutDoc>()
       .exec();
   }
 
@@ -105,7 +102,18 @@ export class PayoutRepository {
     }
   }
 
-  async saveDerived(merchantId: string, id: string, derived: DerivedPayout): Promise<void> {
-    await this.model.updateOne({ _id: id, merchant_id: merchantId }, { $set: derived }).exec();
+  async saveRefresh(
+    merchantId: string,
+    id: string,
+    derived: DerivedPayout | null,
+    events: EventEnvelope[],
+    context: EventContext,
+  ): Promise<void> {
+    const pending: PendingEvent[] = [];
+    for (const event of events) pending.push(...(await this.events.append(id, event, context)));
+    if (derived) {
+      await this.model.updateOne({ _id: id, merchant_id: merchantId }, { $set: derived }).exec();
+    }
+    this.relay.relay(pending);
   }
 }

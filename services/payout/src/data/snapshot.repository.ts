@@ -1,13 +1,14 @@
 /** Latest copies of other services' records, kept from their events (newest wins). */
 import type { Model } from 'mongoose';
 import { isDuplicateKeyError } from '@aff/mongo';
-import type { SnapshotRecord } from './snapshot.schema';
+import type { SnapshotStore } from '../domain/ports';
+import type { SnapshotRecord } from '../domain/records';
 import { upsertIfNewer } from './upsert-if-newer';
 
 /** Seeded ids remembered per process; past this many the memory starts again (a re-seed is harmless). */
 const SEEDED_MEMORY = 50_000;
 
-export class SnapshotRepository<R extends SnapshotRecord<unknown>> {
+export class SnapshotRepository<R extends SnapshotRecord<unknown>> implements SnapshotStore<R> {
   /**
    * Copies this process already knows to exist: every commission event embeds its affiliate and
    * campaign, and trying the insert each time cost a failed write per event.

@@ -3,23 +3,7 @@
  * payouts and to read a campaign's minimum payout. One shape, two collections.
  */
 import { Schema, type Connection, type Model } from 'mongoose';
-import type { AffiliateView, CampaignView } from '@aff/contracts';
-
-export interface SnapshotRecord<V> {
-  _id: string;
-  merchant_id: string;
-  view: V;
-  /** The record's own `updated_at`: an older copy never replaces a newer one. */
-  updated_at: Date;
-}
-
-/** An affiliate as a payout embeds it: without `links`, `commission_stats` and `campaign`. */
-export type AffiliateSnapshot = SnapshotRecord<
-  Omit<AffiliateView, 'campaign' | 'links' | 'commission_stats'>
-> & {
-  campaign_id: string | null;
-};
-export type CampaignSnapshot = SnapshotRecord<CampaignView>;
+import type { AffiliateSnapshot, CampaignSnapshot } from '../domain/records';
 
 function snapshotSchema<T>(extra: Record<string, unknown> = {}) {
   return new Schema<T>(

@@ -3,13 +3,13 @@
  * `completed` step is a unique insert, so however many processes run it (a restarted one, a
  * replica sweeping an abandoned payment), the payout is paid once.
  */
-import type { PaymentStepRepository } from '../data/payment-step.repository';
 import type { PayoutRefresher } from './payout-refresher';
+import type { PaymentStepStore } from './ports';
 import type { RecordPayment } from './record-payment';
 
 export class CompletePayment {
   constructor(
-    private readonly steps: PaymentStepRepository,
+    private readonly steps: PaymentStepStore,
     private readonly recorder: RecordPayment,
     private readonly refresher: PayoutRefresher,
   ) {}

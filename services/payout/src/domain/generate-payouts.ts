@@ -7,15 +7,18 @@
  */
 import { generatePayoutsBodySchema, validate, type PayoutView } from '@aff/contracts';
 import { errors } from '@aff/api';
-import type { ClaimRepository } from '../data/claim.repository';
-import type { CommissionRepository, DueFilters } from '../data/commission.repository';
-import type { PaymentStepRepository } from '../data/payment-step.repository';
-import type { PayoutRepository } from '../data/payout.repository';
-import type { PayoutRecord } from '../data/payout.schema';
 import { bundleDue, type Bundle } from './payout-rules';
 import { FULL, type PayoutPresenter } from './payout-presenter';
 import type { PayoutRefresher } from './payout-refresher';
-import type { CallContext } from './ports';
+import type {
+  CallContext,
+  ClaimStore,
+  CommissionCopies,
+  DueFilters,
+  PaymentStepStore,
+  PayoutStore,
+} from './ports';
+import type { PayoutRecord } from './records';
 
 /** The body is declared with the operation in the contract map. */
 const generateBodySchema = generatePayoutsBodySchema;
@@ -33,10 +36,10 @@ const MAX_ROUNDS = 5;
 
 export class GeneratePayouts {
   constructor(
-    private readonly payouts: PayoutRepository,
-    private readonly commissions: CommissionRepository,
-    private readonly claims: ClaimRepository,
-    private readonly steps: PaymentStepRepository,
+    private readonly payouts: PayoutStore,
+    private readonly commissions: CommissionCopies,
+    private readonly claims: ClaimStore,
+    private readonly steps: PaymentStepStore,
     private readonly refresher: PayoutRefresher,
     private readonly presenter: PayoutPresenter,
   ) {}

@@ -5,12 +5,10 @@
  */
 import type { PayoutView } from '@aff/contracts';
 import { errors } from '@aff/api';
-import type { PaymentStepRepository } from '../data/payment-step.repository';
-import type { PayoutRepository } from '../data/payout.repository';
 import { isPayable } from './payout-rules';
 import type { PayoutPresenter } from './payout-presenter';
 import type { PayoutRefresher } from './payout-refresher';
-import type { CallContext, PaymentQueue } from './ports';
+import type { CallContext, PaymentQueue, PaymentStepStore, PayoutStore } from './ports';
 import type { RecordPayment } from './record-payment';
 
 export const PAY_FAILED = 'Could not pay payout.';
@@ -18,8 +16,8 @@ export const ALREADY_PAID = 'Payout has already been paid';
 
 export class PayPayout {
   constructor(
-    private readonly payouts: PayoutRepository,
-    private readonly steps: PaymentStepRepository,
+    private readonly payouts: PayoutStore,
+    private readonly steps: PaymentStepStore,
     private readonly recorder: RecordPayment,
     private readonly refresher: PayoutRefresher,
     private readonly presenter: PayoutPresenter,

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { CommissionState, PayoutState } from '@aff/contracts';
-import type { DerivedPayout } from '../data/payout.repository';
+import type { DerivedPayout } from './records';
 import { payoutAmount, stateForAmount } from './payout-rules';
 
 export interface PayoutFacts {

@@ -1,10 +1,7 @@
 /** Builds payout views with the expansions asked for, in as few queries as possible. */
 import type { AffiliateView, CampaignView, PayoutView } from '@aff/contracts';
-import type { CommissionRepository } from '../data/commission.repository';
-import type { CommissionRecord } from '../data/commission.schema';
-import type { PayoutRecord } from '../data/payout.schema';
-import type { AffiliateSnapshot, CampaignSnapshot } from '../data/snapshot.schema';
-import type { SnapshotRepository } from '../data/snapshot.repository';
+import type { AffiliateSnapshots, CampaignSnapshots, CommissionCopies } from './ports';
+import type { CommissionRecord, PayoutRecord } from './records';
 import {
   toEmbeddedAffiliate,
   toPayoutCommission,
@@ -33,9 +30,9 @@ export function listPresentation(expand: ReadonlySet<PayoutExpansion>): Presenta
 
 export class PayoutPresenter {
   constructor(
-    private readonly commissions: CommissionRepository,
-    private readonly affiliates: SnapshotRepository<AffiliateSnapshot>,
-    private readonly campaigns: SnapshotRepository<CampaignSnapshot>,
+    private readonly commissions: Pick<CommissionCopies, 'findByIds'>,
+    private readonly affiliates: AffiliateSnapshots,
+    private readonly campaigns: CampaignSnapshots,
   ) {}
 
   async present(

@@ -1,9 +1,8 @@
 /** Reading payouts: list (filters, expansions, pages) and retrieve. */
 import type { Paginated, PayoutState, PayoutView } from '@aff/contracts';
 import { errors, paginate, type PageRequest } from '@aff/api';
-import type { PayoutRepository } from '../data/payout.repository';
 import { listPresentation, type PayoutExpansion, type PayoutPresenter } from './payout-presenter';
-import type { CallContext } from './ports';
+import type { CallContext, PayoutStore } from './ports';
 
 export interface PayoutListFilters {
   affiliate_id?: string;
@@ -12,7 +11,7 @@ export interface PayoutListFilters {
 
 export class PayoutQueries {
   constructor(
-    private readonly payouts: PayoutRepository,
+    private readonly payouts: PayoutStore,
     private readonly presenter: PayoutPresenter,
   ) {}
 

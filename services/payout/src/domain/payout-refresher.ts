@@ -6,17 +6,8 @@
  * they hold still, so the last write always matches the facts.
  */
 import { buildEvent, deterministicId, type EventEnvelope } from '@aff/contracts';
-import type { EventContext, PendingEvent } from '@aff/messaging';
+import type { EventContext } from '@aff/messaging';
 import { AppError } from '@aff/api';
-import type { ClaimRepository } from '../data/claim.repository';
-import type { CommissionRepository } from '../data/commission.repository';
-import type { CommissionRecord } from '../data/commission.schema';
-import type { PaymentStepRepository } from '../data/payment-step.repository';
-import type { PayoutEventRepository } from '../data/payout-event.repository';
-import type { DerivedPayout, PayoutRepository } from '../data/payout.repository';
-import type { PayoutRecord } from '../data/payout.schema';
-import type { SnapshotRepository } from '../data/snapshot.repository';
-import type { AffiliateSnapshot, CampaignSnapshot } from '../data/snapshot.schema';
 import {
   derivePayout,
   listedIds,
@@ -26,21 +17,27 @@ import {
 } from './payout-derivation';
 import { applicableMinimum } from './payout-rules';
 import { FULL, type PayoutPresenter } from './payout-presenter';
-import type { EventRelay } from './ports';
+import type {
+  AffiliateSnapshots,
+  CampaignSnapshots,
+  ClaimStore,
+  CommissionCopies,
+  PaymentStepStore,
+  PayoutStore,
+} from './ports';
+import type { CommissionRecord, DerivedPayout, PayoutRecord } from './records';
 
 const MAX_ROUNDS = 10;
 
 export class PayoutRefresher {
   constructor(
-    private readonly payouts: PayoutRepository,
-    private readonly claims: ClaimRepository,
-    private readonly steps: PaymentStepRepository,
-    private readonly commissions: CommissionRepository,
-    private readonly affiliates: SnapshotRepository<AffiliateSnapshot>,
-    private readonly campaigns: SnapshotRepository<CampaignSnapshot>,
+    private readonly payouts: PayoutStore,
+    private readonly claims: Pick<ClaimStore, 'forPayout'>,
+    private readonly steps: Pick<PaymentStepStore, 'stepsOf'>,
+    private readonly commissions: Pick<CommissionCopies, 'findByIds'>,
+    private readonly affiliates: AffiliateSnapshots,
+    private readonly campaigns: CampaignSnapshots,
     private readonly presenter: PayoutPresenter,
-    private readonly events: PayoutEventRepository,
-    private readonly relay: EventRelay,
   ) {}
 
   /** The payout as its facts have it now. */
@@ -56,15 +53,19 @@ export class PayoutRefresher {
       const derived = derivePayout(facts);
       const planned = plannedEvents(before, derived, facts.payment);
       const record: PayoutRecord = { ...before, ...derived };
-      // Logged before the write: a crash in between re-plans the same events, which are dropped.
-      const pending: PendingEvent[] = [];
+      const envelopes: EventEnvelope[] = [];
       for (const event of planned) {
-        const envelope = await this.envelope(event, record, facts, commissions);
-        pending.push(...(await this.events.append(payoutId, envelope, context)));
+        envelopes.push(await this.envelope(event, record, facts, commissions));
       }
-      if (!sameDerived(before, derived))
-        await this.payouts.saveDerived(merchantId, payoutId, derived);
-      this.relay.relay(pending);
+      // The store logs the events before the write (a crash in between re-plans the same
+      // events, which are dropped as copies) and relays them after it.
+      await this.payouts.saveRefresh(
+        merchantId,
+        payoutId,
+        sameDerived(before, derived) ? null : derived,
+        envelopes,
+        context,
+      );
       const check = derivePayout((await this.loadFacts(record)).facts);
       if (sameDerived(check, derived)) {
         return record;

@@ -13,11 +13,8 @@ import {
 import type { EventContext } from '@aff/messaging';
 import { AppError } from '@aff/api';
 import type { Logger } from '@aff/logging';
-import type { ClaimRepository } from '../data/claim.repository';
-import type { CommissionRepository } from '../data/commission.repository';
-import type { SnapshotRepository } from '../data/snapshot.repository';
-import type { AffiliateSnapshot, CampaignSnapshot } from '../data/snapshot.schema';
 import type { PayoutRefresher } from './payout-refresher';
+import type { AffiliateSnapshots, CampaignSnapshots, ClaimStore, CommissionCopies } from './ports';
 
 const timestamp = z.string().refine((value) => !Number.isNaN(Date.parse(value)), {
   error: 'must be an ISO 8601 timestamp',
@@ -49,10 +46,10 @@ const dateOrNull = (value: string | null) => (value === null ? null : new Date(v
 
 export class ReadModels {
   constructor(
-    private readonly commissions: CommissionRepository,
-    private readonly affiliates: SnapshotRepository<AffiliateSnapshot>,
-    private readonly campaigns: SnapshotRepository<CampaignSnapshot>,
-    private readonly claims: ClaimRepository,
+    private readonly commissions: CommissionCopies,
+    private readonly affiliates: AffiliateSnapshots,
+    private readonly campaigns: CampaignSnapshots,
+    private readonly claims: ClaimStore,
     private readonly refresher: PayoutRefresher,
   ) {}
 

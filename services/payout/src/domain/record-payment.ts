@@ -3,17 +3,15 @@
  * `requested` step exists (a run that claims later sees the payment and looks at this record),
  * and their amount without voided ones. Inserted once; whoever comes second reads the first.
  */
-import type { ClaimRepository } from '../data/claim.repository';
-import type { CommissionRepository } from '../data/commission.repository';
-import type { PaymentStepRepository } from '../data/payment-step.repository';
-import type { PaymentStepRecord } from '../data/payment-step.schema';
 import { payoutAmount } from './payout-rules';
+import type { ClaimStore, CommissionCopies, PaymentStepStore } from './ports';
+import type { PaymentStepRecord } from './records';
 
 export class RecordPayment {
   constructor(
-    private readonly claims: ClaimRepository,
-    private readonly steps: PaymentStepRepository,
-    private readonly commissions: CommissionRepository,
+    private readonly claims: ClaimStore,
+    private readonly steps: PaymentStepStore,
+    private readonly commissions: CommissionCopies,
   ) {}
 
   async record(merchantId: string, payoutId: string): Promise<PaymentStepRecord> {

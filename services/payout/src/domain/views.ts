@@ -1,8 +1,6 @@
 /** Records to the JSON the REST API returns (and events carry). Pure functions. */
 import type { AffiliateView, CampaignView, PayoutCommission, PayoutView } from '@aff/contracts';
-import type { CommissionRecord } from '../data/commission.schema';
-import type { PayoutRecord } from '../data/payout.schema';
-import type { AffiliateSnapshot } from '../data/snapshot.schema';
+import type { AffiliateSnapshot, CommissionRecord, PayoutRecord } from './records';
 
 const iso = (date: Date | null): string | null => (date ? new Date(date).toISOString() : null);
 const isoRequired = (date: Date): string => new Date(date).toISOString();
