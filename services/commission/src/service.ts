@@ -2,12 +2,14 @@
 import { STREAMS } from '@aff/contracts';
 import { defineService, type ServiceDeps } from '@aff/kernel';
 import { startConsumer } from '@aff/messaging';
-import { NewestIndex, TenantRepository } from '@aff/mongo';
+import { NewestIndex } from '@aff/mongo';
 import type { Connection } from 'mongoose';
 import { configSchema, loadCommissionConfig, type CommissionConfig } from './config';
 import { chargesConsumer } from './consumers/charges.consumer';
 import { payoutsConsumer } from './consumers/payouts.consumer';
+import { CommissionRepository } from './data/commission.repository';
 import { commissionModel } from './data/commission.schema';
+import { SaleRepository } from './data/sale.repository';
 import { saleModel } from './data/sale.schema';
 import { ChargeUseCases } from './domain/charges';
 import { CommissionChanges } from './domain/commission-changes';
@@ -23,11 +25,12 @@ type CommissionModels = ReturnType<typeof commissionModels>;
 
 export function buildCommission(deps: ServiceDeps<CommissionConfig, CommissionModels>) {
   const { config, log, models, nc, relay } = deps;
-  const sales = new TenantRepository(models.sale);
-  const commissions = new TenantRepository(models.commission);
+  // The stores relay the events they write (in the document's outbox) after the write.
+  const sales = new SaleRepository(models.sale, relay);
+  const commissions = new CommissionRepository(models.commission, relay);
   const newest = NewestIndex.of(models.commission, 'commission.created');
-  const charges = new ChargeUseCases(sales, commissions, relay, newest);
-  const settlement = new SettlementUseCases(commissions, sales, relay);
+  const charges = new ChargeUseCases(sales, commissions, newest);
+  const settlement = new SettlementUseCases(commissions, sales);
   return {
     charges,
     settlement,
@@ -55,7 +58,7 @@ export function buildCommission(deps: ServiceDeps<CommissionConfig, CommissionMo
     intervals: [
       {
         everyMs: config.COMMISSION_DUE_SWEEP_MS,
-        run: () => settlement.moveDue(models.commission),
+        run: () => settlement.moveDue(),
         failure: 'due sweep failed',
       },
     ],

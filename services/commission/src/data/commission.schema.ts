@@ -1,31 +1,13 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import type { CampaignView, CommissionState } from '@aff/contracts';
 import type { StoredPendingEvent } from '@aff/mongo';
+import type { CommissionRecord } from '../domain/records';
 
-export interface CommissionRecord {
-  _id: string;
-  merchant_id: string;
-  /** Unique per merchant: one commission per sale. */
-  sale_id: string;
-  referral_id: string;
-  affiliate_id: string;
-  /** The campaign used to calculate the commission, as it was then. */
-  campaign: CampaignView;
-  /** The amount when created; refunds reduce `amount` in proportion to it. */
-  base_amount: number;
-  amount: number;
-  currency: string;
-  state: CommissionState;
-  due_at: Date;
-  paid_at: Date | null;
-  voided_at: Date | null;
-  payout_id: string | null;
-  created_at: Date;
-  updated_at: Date;
+/** A commission as stored: the domain's record plus its outbox. */
+export interface CommissionDoc extends CommissionRecord {
   pending_events: StoredPendingEvent[];
 }
 
-const schema = new Schema<CommissionRecord>(
+const schema = new Schema<CommissionDoc>(
   {
     _id: String,
     merchant_id: { type: String, required: true },
@@ -53,6 +35,6 @@ schema.index({ merchant_id: 1, affiliate_id: 1, created_at: -1 });
 schema.index({ merchant_id: 1, referral_id: 1 });
 schema.index({ state: 1, due_at: 1 });
 
-export function commissionModel(connection: Connection): Model<CommissionRecord> {
-  return connection.model<CommissionRecord>('Commission', schema, 'commissions');
+export function commissionModel(connection: Connection): Model<CommissionDoc> {
+  return connection.model<CommissionDoc>('Commission', schema, 'commissions');
 }

@@ -1,36 +1,13 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import type { AffiliateView, ReferralView } from '@aff/contracts';
 import type { StoredPendingEvent } from '@aff/mongo';
+import type { SaleRecord } from '../domain/records';
 
-export interface SaleRecord {
-  _id: string;
-  merchant_id: string;
-  /** Unique per merchant: a processor charge is recorded once. */
-  processor_charge_id: string;
-  processor_account_id: string | null;
-  referral_id: string;
-  affiliate_id: string;
-  currency: string;
-  charged_at: Date;
-  invoiced_at: Date | null;
-  charge_amount_cents: number;
-  refund_amount_cents: number;
-  tax_amount_cents: number;
-  sale_amount_cents: number;
-  /** The referral and affiliate as they were when the charge was attributed. */
-  referral: ReferralView;
-  affiliate: AffiliateView;
-  created_at: Date;
-  updated_at: Date;
-  /**
-   * True from the sale's insert until its commission is written or decided against: a refund
-   * that meets no commission meanwhile retries instead of missing it (see domain/charges.ts).
-   */
-  commission_pending?: boolean;
+/** A sale as stored: the domain's record plus its outbox. */
+export interface SaleDoc extends SaleRecord {
   pending_events: StoredPendingEvent[];
 }
 
-const schema = new Schema<SaleRecord>(
+const schema = new Schema<SaleDoc>(
   {
     _id: String,
     merchant_id: { type: String, required: true },
@@ -56,6 +33,6 @@ const schema = new Schema<SaleRecord>(
 );
 schema.index({ merchant_id: 1, processor_charge_id: 1 }, { unique: true });
 
-export function saleModel(connection: Connection): Model<SaleRecord> {
-  return connection.model<SaleRecord>('Sale', schema, 'sales');
+export function saleModel(connection: Connection): Model<SaleDoc> {
+  return connection.model<SaleDoc>('Sale', schema, 'sales');
 }

@@ -5,16 +5,25 @@
  */
 import { randomUUID } from 'node:crypto';
 import { buildEvent, deterministicId } from '@aff/contracts';
-import type { ChargeAttributed, ChargeRefundAttributed, EventEnvelope } from '@aff/contracts';
+import type {
+  ChargeAttributed,
+  ChargeRefundAttributed,
+  CommissionState,
+  EventEnvelope,
+} from '@aff/contracts';
 import { AppError } from '@aff/api';
-import { BulkUpdates, isDuplicateKeyError, type TenantRepository } from '@aff/mongo';
-import type { CommissionRecord } from '../data/commission.schema';
-import type { SaleRecord } from '../data/sale.schema';
 import { afterRefund, commissionFor, dueAt, mayEarn, saleAmounts } from './commission-rules';
 import { commissionEventView, toSaleView } from './views';
-import type { CallContext, EventRelay } from './ports';
+import {
+  DuplicateError,
+  type CallContext,
+  type CommissionStore,
+  type NewestCommissions,
+  type SaleStore,
+} from './ports';
+import type { CommissionRecord, SaleRecord } from './records';
 
-const UNPAID = ['pending', 'due'];
+const UNPAID: CommissionState[] = ['pending', 'due'];
 /**
  * Deliveries of a refund whose sale is not written yet before it is let go: 0.5 s doubling up
  * to a minute between tries, so about 25 minutes. Only a refund of a charge that was never
@@ -25,15 +34,12 @@ export const REFUND_WAIT_DELIVERIES = 30;
 const SALE_GRACE_MS = [50, 150, 300];
 
 export class ChargeUseCases {
-  /** Clearing `commission_pending` rides on shared bulk writes. */
-  private readonly bulk = new BulkUpdates();
-
   constructor(
-    private readonly sales: TenantRepository<SaleRecord>,
-    private readonly commissions: TenantRepository<CommissionRecord>,
-    private readonly relay: EventRelay,
+    /** The stores relay the events they write, after the write. */
+    private readonly sales: SaleStore,
+    private readonly commissions: CommissionStore,
     /** Lists a new commission at once on this replica (others hear of it by its event). */
-    private readonly newest: { add(merchantId: string, id: string, createdAt: Date): void },
+    private readonly newest: Pick<NewestCommissions, 'add'>,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -46,7 +52,7 @@ export class ChargeUseCases {
     const saleId = saleIdOf(ctx.merchantId, input.charge.id);
     const [stored, commission] = await Promise.all([
       this.sales.findById(ctx.merchantId, saleId),
-      this.commissions.findOne(ctx.merchantId, { sale_id: saleId }),
+      this.commissions.findBySale(ctx.merchantId, saleId),
     ]);
     const sale = stored ?? this.newSale(ctx, input);
     // Each on its own: a retry after a run that wrote only one of them writes the other.
@@ -56,11 +62,7 @@ export class ChargeUseCases {
     ]);
     // Decided (written, or none is due): refunds of this sale need not wait for one any more.
     if (sale.commission_pending !== false)
-      await this.bulk.updateOne(
-        this.sales.model,
-        { _id: sale._id, merchant_id: ctx.merchantId },
-        { $set: { commission_pending: false } },
-      );
+      await this.sales.commissionDecided(ctx.merchantId, sale._id);
   }
 
   private async decideCommission(
@@ -75,17 +77,13 @@ export class ChargeUseCases {
     const earnedSoFar =
       campaign.max_commissions == null
         ? 0
-        : await this.commissions.model.countDocuments({
-            merchant_id: ctx.merchantId,
-            referral_id: referral.id,
-            state: { $ne: 'voided' },
-          });
+        : await this.commissions.countNotVoided(ctx.merchantId, referral.id);
     if (!mayEarn(campaign, firstConversion, sale.charged_at, earnedSoFar)) return;
     const terms = commissionFor(campaign, sale.sale_amount_cents, sale.currency);
     if (terms.amount <= 0) return;
     const now = this.now();
     const due = dueAt(sale.charged_at, campaign.days_until_commissions_are_due);
-    const record: Omit<CommissionRecord, 'pending_events'> = {
+    const record: CommissionRecord = {
       _id: randomUUID(),
       merchant_id: ctx.merchantId,
       sale_id: sale._id,
@@ -104,22 +102,17 @@ export class ChargeUseCases {
       updated_at: now,
     };
     const event = withId(
-      buildEvent(
-        'commission.created',
-        ctx.merchantId,
-        commissionEventView({ ...record, pending_events: [] }, sale),
-      ),
+      buildEvent('commission.created', ctx.merchantId, commissionEventView(record, sale)),
       `${sale._id}:commission.created`,
     );
     try {
-      const result = await this.commissions.insert(record, [event], ctx.events);
+      await this.commissions.insert(record, [event], ctx.events);
       this.newest.add(ctx.merchantId, record._id, record.created_at);
-      this.relay.relay(result.pending);
     } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
+      if (!(error instanceof DuplicateError)) throw error;
       // A concurrent run created it: the sale's one commission must now be there. Anything else
       // (a duplicate key of some other record) is retried, never taken for done.
-      if (!(await this.commissions.findOne(ctx.merchantId, { sale_id: sale._id }))) throw error;
+      if (!(await this.commissions.findBySale(ctx.merchantId, sale._id))) throw error;
     }
   }
 
@@ -144,11 +137,12 @@ export class ChargeUseCases {
     if (amounts.refund_amount_cents > sale.refund_amount_cents) {
       const saleUpdatedAt = nextVersionAt(now, sale.updated_at);
       const next = { ...sale, ...amounts, updated_at: saleUpdatedAt };
-      const result = await this.sales.updateIf(
+      // Only while the stored refund is smaller.
+      await this.sales.recordRefund(
         ctx.merchantId,
         sale._id,
-        { refund_amount_cents: { $lt: amounts.refund_amount_cents } },
-        { $set: { ...amounts, updated_at: saleUpdatedAt } },
+        amounts,
+        saleUpdatedAt,
         // `sale.updated` for consumers of any sale change, `sale.refunded` for the reason.
         [
           withId(
@@ -162,10 +156,9 @@ export class ChargeUseCases {
         ],
         ctx.events,
       );
-      if (result) this.relay.relay(result.pending);
       Object.assign(sale, amounts, { updated_at: saleUpdatedAt });
     }
-    const commission = await this.commissions.findOne(ctx.merchantId, { sale_id: sale._id });
+    const commission = await this.commissions.findBySale(ctx.merchantId, sale._id);
     if (!commission) {
       // Its charge is being handled elsewhere right now: the commission comes, then reduce it.
       if (sale.commission_pending && deliveries < REFUND_WAIT_DELIVERIES)
@@ -188,24 +181,21 @@ export class ChargeUseCases {
       `${input.processor_event_id}:${type}`,
     );
     // Amounts only shrink, so a late smaller refund cannot raise a commission again.
-    const result = await this.commissions.updateIf(
+    await this.commissions.change(
       ctx.merchantId,
       commission._id,
-      outcome.voided
-        ? { state: { $in: UNPAID } }
-        : { state: { $in: UNPAID }, amount: { $gt: outcome.amount } },
-      { $set: set },
+      outcome.voided ? { states: UNPAID } : { states: UNPAID, amountAbove: outcome.amount },
+      set,
       [event],
       ctx.events,
     );
-    if (result) this.relay.relay(result.pending);
   }
 
   /** The sale of a charge, waiting a moment for one that another replica is writing. */
   private async saleOf(merchantId: string, chargeId: string): Promise<SaleRecord | null> {
     for (const waitMs of [0, ...SALE_GRACE_MS]) {
       if (waitMs) await new Promise((resolve) => setTimeout(resolve, waitMs));
-      const sale = await this.sales.findOne(merchantId, { processor_charge_id: chargeId });
+      const sale = await this.sales.findByCharge(merchantId, chargeId);
       if (sale) return sale;
     }
     return null;
@@ -230,7 +220,6 @@ export class ChargeUseCases {
       created_at: now,
       updated_at: now,
       commission_pending: true,
-      pending_events: [],
     };
   }
 
@@ -241,11 +230,9 @@ export class ChargeUseCases {
       `${sale._id}:sale.created`,
     );
     try {
-      // (Its `pending_events` are replaced by the event stored with it.)
-      const result = await this.sales.insert(sale, [event], ctx.events);
-      this.relay.relay(result.pending);
+      await this.sales.insert(sale, [event], ctx.events);
     } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
+      if (!(error instanceof DuplicateError)) throw error;
     }
   }
 }

@@ -6,12 +6,10 @@
  */
 import { updateCommissionBodySchema, validate, type CommissionView } from '@aff/contracts';
 import { AppError, errors } from '@aff/api';
-import type { TenantRepository } from '@aff/mongo';
-import type { CommissionRecord } from '../data/commission.schema';
-import type { SaleRecord } from '../data/sale.schema';
 import type { SettlementUseCases } from './settlement';
 import { toCommissionView } from './views';
-import type { CallContext } from './ports';
+import type { CallContext, CommissionStore, SaleStore } from './ports';
+import type { CommissionRecord } from './records';
 
 const UPDATE_FAILED = 'Could not update commission.';
 const DELETE_FAILED = 'Could not delete commission.';
@@ -32,8 +30,8 @@ function unchangeable(failure: string) {
 
 export class CommissionChanges {
   constructor(
-    private readonly commissions: TenantRepository<CommissionRecord>,
-    private readonly sales: TenantRepository<SaleRecord>,
+    private readonly commissions: Pick<CommissionStore, 'findById'>,
+    private readonly sales: Pick<SaleStore, 'findById'>,
     private readonly settlement: SettlementUseCases,
   ) {}
 

@@ -1,10 +1,103 @@
-import type { EventContext, PendingEvent } from '@aff/messaging';
-
-export interface EventRelay {
-  relay(pending: PendingEvent[]): void;
-}
+/**
+ * What the use cases need from the outside world, so they stay free of I/O details. The stores
+ * are implemented in data/ over MongoDB and take and return plain records (records.ts). A write
+ * that carries events stores them in the same document write (its outbox) and the store relays
+ * them once the write is done; the outbox sweep relays whatever a crash left behind.
+ */
+import type { CommissionState, EventEnvelope } from '@aff/contracts';
+import type { EventContext } from '@aff/messaging';
+import type { SaleAmounts } from './commission-rules';
+import type { CommissionRecord, SaleRecord } from './records';
 
 export interface CallContext {
   merchantId: string;
   events: EventContext;
+}
+
+/** A record with this id (or unique key) already exists. */
+export class DuplicateError extends Error {
+  constructor(what: string) {
+    super(`${what} already exists`);
+    this.name = 'DuplicateError';
+  }
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+/** Sales of a merchant; every call is scoped to the merchant. */
+export interface SaleStore {
+  findById(merchantId: string, id: string): Promise<SaleRecord | null>;
+  findByCharge(merchantId: string, chargeId: string): Promise<SaleRecord | null>;
+  findByIds(merchantId: string, ids: string[]): Promise<SaleRecord[]>;
+  /** Writes the sale with its events. Throws `DuplicateError` when the sale exists. */
+  insert(sale: SaleRecord, events: EventEnvelope[], context: EventContext): Promise<void>;
+  /** Its commission was written or decided against (rides on a shared bulk write). */
+  commissionDecided(merchantId: string, saleId: string): Promise<void>;
+  /**
+   * Stores larger refund amounts and `updatedAt` with the events, only while the stored refund
+   * is smaller than `amounts.refund_amount_cents`. False when it no longer was.
+   */
+  recordRefund(
+    merchantId: string,
+    saleId: string,
+    amounts: SaleAmounts,
+    updatedAt: Date,
+    events: EventEnvelope[],
+    context: EventContext,
+  ): Promise<boolean>;
+}
+
+/** What a conditional commission write requires of the stored commission. */
+export interface CommissionCondition {
+  /** Its state is one of these. */
+  states: CommissionState[];
+  /** Its amount is above this (amounts only shrink). */
+  amountAbove?: number;
+  /** It is still this version (its `updated_at`). */
+  version?: Date;
+}
+
+export interface CommissionFilters {
+  affiliate_id?: string;
+  states?: CommissionState[];
+}
+
+/** Commissions of a merchant (scoped per call), and the due sweep across merchants. */
+export interface CommissionStore {
+  findById(merchantId: string, id: string): Promise<CommissionRecord | null>;
+  /** The sale's one commission. */
+  findBySale(merchantId: string, saleId: string): Promise<CommissionRecord | null>;
+  findByIds(merchantId: string, ids: string[]): Promise<CommissionRecord[]>;
+  /** Newest first. */
+  page(
+    merchantId: string,
+    filters: CommissionFilters,
+    skip: number,
+    limit: number,
+  ): Promise<Page<CommissionRecord>>;
+  /** Commissions of a referral that are not voided (what `max_commissions` counts). */
+  countNotVoided(merchantId: string, referralId: string): Promise<number>;
+  /** Writes the commission with its events. Throws `DuplicateError` on a duplicate key. */
+  insert(record: CommissionRecord, events: EventEnvelope[], context: EventContext): Promise<void>;
+  /** Applies `changes` with the events while `condition` holds; the commission after, or null. */
+  change(
+    merchantId: string,
+    id: string,
+    condition: CommissionCondition,
+    changes: Partial<CommissionRecord>,
+    events: EventEnvelope[],
+    context: EventContext,
+  ): Promise<CommissionRecord | null>;
+  /** Pending commissions of any merchant whose `due_at` is at or before `now`. */
+  pendingDueBy(now: Date, limit: number): Promise<CommissionRecord[]>;
+}
+
+/** The in-memory index of a merchant's commissions, newest first (the unfiltered list). */
+export interface NewestCommissions {
+  add(merchantId: string, id: string, createdAt: Date): void;
+  page(merchantId: string, skip: number, limit: number): string[];
+  count(merchantId: string): number;
 }

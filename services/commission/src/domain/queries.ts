@@ -1,5 +1,4 @@
 /** `GET /v1/commissions` and `GET /v1/commissions/:id`. */
-import type { FilterQuery } from 'mongoose';
 import { COMMISSION_STATES, type CommissionView, type Paginated } from '@aff/contracts';
 import {
   checkExpand,
@@ -9,18 +8,23 @@ import {
   paginate,
   parsePageRequest,
 } from '@aff/api';
-import type { NewestIndex, Page, TenantRepository } from '@aff/mongo';
-import type { CommissionRecord } from '../data/commission.schema';
-import type { SaleRecord } from '../data/sale.schema';
 import { toCommissionView } from './views';
+import type {
+  CommissionFilters,
+  CommissionStore,
+  NewestCommissions,
+  Page,
+  SaleStore,
+} from './ports';
+import type { CommissionRecord, SaleRecord } from './records';
 
 export const COMMISSION_EXPANSIONS = ['sale', 'campaign'] as const;
 
 export class CommissionQueries {
   constructor(
-    private readonly commissions: TenantRepository<CommissionRecord>,
-    private readonly sales: TenantRepository<SaleRecord>,
-    private readonly newest: NewestIndex,
+    private readonly commissions: CommissionStore,
+    private readonly sales: Pick<SaleStore, 'findById' | 'findByIds'>,
+    private readonly newest: NewestCommissions,
   ) {}
 
   async list(
@@ -30,21 +34,22 @@ export class CommissionQueries {
   ): Promise<Paginated<CommissionView>> {
     const page = parsePageRequest(query);
     const expansions = checkExpand(expand, COMMISSION_EXPANSIONS);
-    const filter: FilterQuery<CommissionRecord> = {};
+    const filters: CommissionFilters = {};
     const affiliateId = optionalString(query, 'affiliate_id');
-    if (affiliateId) filter.affiliate_id = affiliateId;
+    if (affiliateId) filters.affiliate_id = affiliateId;
     const states = enumList(query, 'state', COMMISSION_STATES);
-    if (states.length > 0) filter.state = { $in: states };
+    if (states.length > 0) filters.states = states;
     const result =
-      Object.keys(filter).length === 0
+      Object.keys(filters).length === 0
         ? await this.newestPage(merchantId, page.skip, page.limit)
-        : await this.commissions.page(merchantId, filter, page.skip, page.limit);
+        : await this.commissions.page(merchantId, filters, page.skip, page.limit);
     const sales = expansions.has('sale')
       ? new Map(
           (
-            await this.sales.findMany(merchantId, {
-              _id: { $in: result.items.map((c) => c.sale_id) },
-            })
+            await this.sales.findByIds(
+              merchantId,
+              result.items.map((c) => c.sale_id),
+            )
           ).map((s) => [s._id, s]),
         )
       : new Map<string, SaleRecord>();
@@ -64,8 +69,7 @@ export class CommissionQueries {
     limit: number,
   ): Promise<Page<CommissionRecord>> {
     const ids = this.newest.page(merchantId, skip, limit);
-    const records =
-      ids.length > 0 ? await this.commissions.findMany(merchantId, { _id: { $in: ids } }) : [];
+    const records = ids.length > 0 ? await this.commissions.findByIds(merchantId, ids) : [];
     const byId = new Map(records.map((r) => [r._id, r]));
     return {
       items: ids.map((id) => byId.get(id)).filter((r): r is CommissionRecord => Boolean(r)),

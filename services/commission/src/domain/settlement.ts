@@ -1,32 +1,25 @@
 /** Commissions move on in time (pending → due) and with payouts (→ paid). */
 import { buildEvent, deterministicId } from '@aff/contracts';
-import type { PayoutView } from '@aff/contracts';
-import type { Model } from 'mongoose';
-import type { TenantRepository } from '@aff/mongo';
-import type { CommissionRecord } from '../data/commission.schema';
-import type { SaleRecord } from '../data/sale.schema';
+import type { CommissionState, PayoutView } from '@aff/contracts';
 import { nextVersionAt } from './charges';
 import { commissionEventView } from './views';
-import type { CallContext, EventRelay } from './ports';
+import type { CallContext, CommissionStore, SaleStore } from './ports';
+import type { CommissionRecord } from './records';
 
-const UNPAID = ['pending', 'due'];
+const UNPAID: CommissionState[] = ['pending', 'due'];
 
 export class SettlementUseCases {
   constructor(
-    private readonly commissions: TenantRepository<CommissionRecord>,
-    private readonly sales: TenantRepository<SaleRecord>,
-    private readonly relay: EventRelay,
+    /** Relays the events it writes, after the write. */
+    private readonly commissions: CommissionStore,
+    private readonly sales: Pick<SaleStore, 'findById'>,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
   /** Pending commissions whose `due_at` has passed become due (all merchants; a scheduler tick). */
-  async moveDue(model: Model<CommissionRecord>, limit = 200): Promise<number> {
+  async moveDue(limit = 200): Promise<number> {
     const now = this.now();
-    const ready = await model
-      .find({ state: 'pending', due_at: { $lte: now } })
-      .limit(limit)
-      .lean<CommissionRecord[]>()
-      .exec();
+    const ready = await this.commissions.pendingDueBy(now, limit);
     for (const commission of ready) {
       const ctx = { merchantId: commission.merchant_id, events: {} };
       await this.transition(
@@ -113,18 +106,19 @@ export class SettlementUseCases {
       { due_at: dueAt, state: dueAt <= now ? 'due' : 'pending', updated_at: updatedAt },
       'commission.updated',
       `${commission._id}:due_at:${updatedAt.toISOString()}`,
-      { updated_at: commission.updated_at },
+      commission.updated_at,
     );
   }
 
   private async transition(
     ctx: CallContext,
     commission: CommissionRecord,
-    from: string[],
+    from: CommissionState[],
     set: Partial<CommissionRecord>,
     type: 'commission.updated' | 'commission.paid' | 'commission.voided',
     seed: string,
-    condition: Record<string, unknown> = {},
+    /** Only while the commission is still this version. */
+    version?: Date,
   ): Promise<CommissionRecord | null> {
     const sale = await this.sales.findById(ctx.merchantId, commission.sale_id);
     if (!sale) return null;
@@ -132,16 +126,13 @@ export class SettlementUseCases {
       ...buildEvent(type, ctx.merchantId, commissionEventView({ ...commission, ...set }, sale)),
       id: deterministicId(seed),
     };
-    const result = await this.commissions.updateIf(
+    return this.commissions.change(
       ctx.merchantId,
       commission._id,
-      { ...condition, state: { $in: from } },
-      { $set: set },
+      { states: from, ...(version ? { version } : {}) },
+      set,
       [event],
       ctx.events,
     );
-    if (!result) return null;
-    this.relay.relay(result.pending);
-    return result.record;
   }
 }

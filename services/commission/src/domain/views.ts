@@ -1,7 +1,6 @@
 /** Sales and commissions in the REST shape (and as events carry them). */
 import type { CommissionView, SaleView } from '@aff/contracts';
-import type { CommissionRecord } from '../data/commission.schema';
-import type { SaleRecord } from '../data/sale.schema';
+import type { CommissionRecord, SaleRecord } from './records';
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 const isoRequired = (d: Date) => new Date(d).toISOString();

@@ -1,0 +1,111 @@
+/**
+ * Commissions over MongoDB (the domain's `CommissionStore`). Events written with a commission
+ * are relayed here once the write is done; a duplicate key becomes the domain's
+ * `DuplicateError`.
+ */
+import type { FilterQuery, Model } from 'mongoose';
+import type { EventEnvelope } from '@aff/contracts';
+import type { EventContext } from '@aff/messaging';
+import { TenantRepository, isDuplicateKeyError } from '@aff/mongo';
+import {
+  DuplicateError,
+  type CommissionCondition,
+  type CommissionFilters,
+  type CommissionStore,
+  type Page,
+} from '../domain/ports';
+import type { CommissionRecord } from '../domain/records';
+import type { CommissionDoc } from './commission.schema';
+import type { EventRelay } from './outbox-relay';
+
+export class CommissionRepository implements CommissionStore {
+  private readonly tenant: TenantRepository<CommissionDoc>;
+
+  constructor(
+    private readonly model: Model<CommissionDoc>,
+    private readonly relay: EventRelay,
+  ) {
+    this.tenant = new TenantRepository(model);
+  }
+
+  findById(merchantId: string, id: string): Promise<CommissionRecord | null> {
+    return this.tenant.findById(merchantId, id);
+  }
+
+  findBySale(merchantId: string, saleId: string): Promise<CommissionRecord | null> {
+    return this.tenant.findOne(merchantId, { sale_id: saleId });
+  }
+
+  findByIds(merchantId: string, ids: string[]): Promise<CommissionRecord[]> {
+    return this.tenant.findMany(merchantId, { _id: { $in: ids } });
+  }
+
+  page(
+    merchantId: string,
+    filters: CommissionFilters,
+    skip: number,
+    limit: number,
+  ): Promise<Page<CommissionRecord>> {
+    const filter: FilterQuery<CommissionDoc> = {};
+    if (filters.affiliate_id) filter.affiliate_id = filters.affiliate_id;
+    if (filters.states?.length) filter.state = { $in: filters.states };
+    return this.tenant.page(merchantId, filter, skip, limit);
+  }
+
+  countNotVoided(merchantId: string, referralId: string): Promise<number> {
+    return this.model
+      .countDocuments({
+        merchant_id: merchantId,
+        referral_id: referralId,
+        state: { $ne: 'voided' },
+      })
+      .exec();
+  }
+
+  async insert(
+    record: CommissionRecord,
+    events: EventEnvelope[],
+    context: EventContext,
+  ): Promise<void> {
+    try {
+      const result = await this.tenant.insert(record, events, context);
+      this.relay.relay(result.pending);
+    } catch (error) {
+      if (isDuplicateKeyError(error)) throw new DuplicateError('Commission');
+      throw error;
+    }
+  }
+
+  async change(
+    merchantId: string,
+    id: string,
+    condition: CommissionCondition,
+    changes: Partial<CommissionRecord>,
+    events: EventEnvelope[],
+    context: EventContext,
+  ): Promise<CommissionRecord | null> {
+    const filter: FilterQuery<CommissionDoc> = {};
+    if (condition.version) filter.updated_at = condition.version;
+    filter.state = { $in: condition.states };
+    if (condition.amountAbove !== undefined) filter.amount = { $gt: condition.amountAbove };
+    const result = await this.tenant.updateIf(
+      merchantId,
+      id,
+      filter,
+      { $set: changes },
+      events,
+      context,
+    );
+    if (!result) return null;
+    this.relay.relay(result.pending);
+    return result.record;
+  }
+
+  pendingDueBy(now: Date, limit: number): Promise<CommissionRecord[]> {
+    return this.model
+      .find({ state: 'pending', due_at: { $lte: now } })
+      .limit(limit)
+      .lean<CommissionDoc[]>()
+      .exec();
+  }
+}
