@@ -54,7 +54,7 @@ export class EmailConfirmations {
   }
 
   /** Uses the link once: the pending address becomes `email`, and `affiliate.confirmed` follows. */
-  async confirm(token: string, ctx: Omit<CallContext, 'merchantId'>): Promise<AffiliateView> {
+  async confirm(token: string, ctx: Pick<CallContext, 'events'>): Promise<AffiliateView> {
     const now = this.now();
     const claimed = token ? await this.tokens.claim(hash(token), now) : null;
     if (!claimed) throw new AppError('not_found', INVALID);

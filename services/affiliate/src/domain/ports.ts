@@ -21,6 +21,11 @@ import type { StatDelta } from './stat-deltas';
 export interface CallContext {
   merchantId: string;
   events: EventContext;
+  /**
+   * The id for a record this call creates: derived from the call's Idempotency-Key when it has
+   * one (a re-run after a lost answer gets the same id), random otherwise.
+   */
+  newId(kind: string): string;
 }
 
 /** A write collided with a unique key (an e-mail, a token, a code, an id already taken). */
