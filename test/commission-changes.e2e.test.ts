@@ -2,7 +2,9 @@
  * The surface existing clients expect, part 2: `PUT /v1/commissions/:id` (`due_at`, `paid_at`)
  * and `DELETE /v1/commissions/:id`, with the events and `commission_stats` they move.
  */
-import { api } from './support/http';
+import { InvalidRequestError, NotFoundError, type OperationInput } from '@aff/client';
+import { merchantClient, rejection } from './support/client';
+import { api, request } from './support/http';
 import { findEvents } from './support/events';
 import { createMerchant, type TestMerchant } from './support/merchant';
 import { eventually } from './support/processor';
@@ -37,10 +39,11 @@ async function pendingCommission(amount = 10_000) {
 /** The affiliate's commission_stats in USD once `ready` holds for them. */
 function statsOf(affiliate: any, ready: (usd: any) => boolean): Promise<any> {
   return eventually(async () => {
-    const res = await api(merchant.api_secret).get(
-      `/v1/affiliates?email=${encodeURIComponent(affiliate.email)}&expand[]=commission_stats`,
-    );
-    const usd = res.body.data?.[0]?.commission_stats?.currencies?.USD;
+    const res = await merchantClient(merchant.api_secret).affiliates.list({
+      email: affiliate.email,
+      'expand[]': ['commission_stats'],
+    });
+    const usd: any = res.data[0]?.commission_stats?.currencies?.USD;
     return usd && ready(usd) ? usd : undefined;
   });
 }
@@ -50,20 +53,19 @@ const cents = (usd: any) =>
 
 describe('PUT /v1/commissions/:id with due_at', () => {
   it('reschedules an unpaid commission: in the past it is due at once, in the future pending', async () => {
-    const client = api(merchant.api_secret);
+    const client = merchantClient(merchant.api_secret);
     const { affiliate, commission } = await pendingCommission();
     expect(commission.state).toBe('pending');
     const past = '2026-01-02T03:04:05.000Z';
-    const due = await client.put(`/v1/commissions/${commission.id}`, { due_at: past });
-    expect(due.status).toBe(200);
-    expect(due.body).toMatchObject({
+    const due = await client.commissions.update({ id: commission.id, due_at: new Date(past) });
+    expect(due).toMatchObject({
       id: commission.id,
       state: 'due',
       due_at: past,
       paid_at: null,
     });
-    expect(due.body.campaign).toBeDefined();
-    expect(due.body.sale).toBeDefined();
+    expect(due.campaign).toBeDefined();
+    expect(due.sale).toBeDefined();
     const updated = await findEvents(
       'EVT_COMMISSION',
       'evt.commission.updated',
@@ -73,9 +75,9 @@ describe('PUT /v1/commissions/:id with due_at', () => {
     await statsOf(affiliate, (usd) => usd.due.cents === 2000 && usd.unpaid.cents === 2000);
 
     const future = new Date(Date.now() + 10 * 86_400_000).toISOString();
-    const later = await client.putJson(`/v1/commissions/${commission.id}`, { due_at: future });
-    expect(later.body).toMatchObject({ state: 'pending', due_at: future });
-    expect((await client.get(`/v1/commissions/${commission.id}`)).body).toMatchObject({
+    const later = await client.commissions.update({ id: commission.id, due_at: new Date(future) });
+    expect(later).toMatchObject({ state: 'pending', due_at: future });
+    expect(await client.commissions.get({ id: commission.id })).toMatchObject({
       state: 'pending',
       due_at: future,
     });
@@ -83,22 +85,23 @@ describe('PUT /v1/commissions/:id with due_at', () => {
   });
 
   it('lets the scheduler make it due again when the new time comes (a second time too)', async () => {
-    const client = api(merchant.api_secret);
+    const client = merchantClient(merchant.api_secret);
     const { affiliate, commission } = await pendingCommission();
     for (let round = 0; round < 2; round++) {
       const soon = new Date(Date.now() + 500).toISOString();
       expect(
-        (await client.put(`/v1/commissions/${commission.id}`, { due_at: soon })).body.state,
+        (await client.commissions.update({ id: commission.id, due_at: new Date(soon) })).state,
       ).toBe('pending');
       await eventually(async () => {
-        const c = (await client.get(`/v1/commissions/${commission.id}`)).body;
+        const c = await client.commissions.get({ id: commission.id });
         return c.state === 'due' ? c : undefined;
       }, 20_000);
       // The due-ness reached the statistics each time (each move is its own event).
       await statsOf(affiliate, (usd) => usd.due.cents === 2000);
       if (round === 0) {
-        await client.put(`/v1/commissions/${commission.id}`, {
-          due_at: new Date(Date.now() + 86_400_000).toISOString(),
+        await client.commissions.update({
+          id: commission.id,
+          due_at: new Date(Date.now() + 86_400_000),
         });
         await statsOf(affiliate, (usd) => usd.due.cents === 0);
       }
@@ -106,7 +109,7 @@ describe('PUT /v1/commissions/:id with due_at', () => {
   });
 
   it('rejects a timestamp that is not one with 422, and an empty body changes nothing', async () => {
-    const client = api(merchant.api_secret);
+    const client = merchantClient(merchant.api_secret);
     const { commission } = await pendingCommission();
     const path = `/v1/commissions/${commission.id}`;
     for (const [body, detail] of [
@@ -115,28 +118,45 @@ describe('PUT /v1/commissions/:id with due_at', () => {
       [{ due_at: '' }, "Due at can't be blank"],
       [{ paid_at: 'yesterday' }, 'Paid at is not a valid ISO 8601 timestamp'],
     ] as const) {
-      const res = await client.put(path, body);
-      expect(res.status).toBe(422);
-      expect(res.body).toEqual({ error: 'Could not update commission.', details: [detail] });
+      // The client's types take a Date; a merchant's untyped code may send any string.
+      const error = await rejection(
+        client.commissions.update({
+          id: commission.id,
+          ...body,
+        } as unknown as OperationInput<'updateCommission'>),
+      );
+      expect(error).toBeInstanceOf(InvalidRequestError);
+      expect(error.status).toBe(422);
+      expect(error.body).toEqual({ error: 'Could not update commission.', details: [detail] });
+      // Raw helper: the same values form-encoded (the client sends JSON) get the same answer.
+      const form = await api(merchant.api_secret).put(path, body);
+      expect(form.status).toBe(422);
+      expect(form.body).toEqual({ error: 'Could not update commission.', details: [detail] });
     }
-    const notString = await client.putJson(path, { due_at: 12 });
+    const notString = await rejection(
+      client.commissions.update({
+        id: commission.id,
+        due_at: 12,
+      } as unknown as OperationInput<'updateCommission'>),
+    );
     expect(notString.status).toBe(422);
-    expect((await client.putJson(path, ['x'])).status).toBe(422);
-    const unchanged = await client.put(path, {});
-    expect(unchanged.status).toBe(200);
-    expect(unchanged.body).toMatchObject({ state: 'pending', due_at: commission.due_at });
+    // Raw helper: a JSON array as the whole body is a malformed request the client cannot send.
+    expect((await request('PUT', path, { secret: merchant.api_secret, json: ['x'] })).status).toBe(
+      422,
+    );
+    const unchanged = await client.commissions.update({ id: commission.id });
+    expect(unchanged).toMatchObject({ state: 'pending', due_at: commission.due_at });
   });
 });
 
 describe('PUT /v1/commissions/:id with paid_at', () => {
   it('marks it paid outside a payout, emits commission.paid and moves commission_stats as a payout does', async () => {
-    const client = api(merchant.api_secret);
+    const client = merchantClient(merchant.api_secret);
     const { affiliate, commission } = await pendingCommission(15_000);
     await statsOf(affiliate, (usd) => usd.unpaid.cents === 3000);
     const paidAt = '2026-03-04T05:06:07.000Z';
-    const paid = await client.put(`/v1/commissions/${commission.id}`, { paid_at: paidAt });
-    expect(paid.status).toBe(200);
-    expect(paid.body).toMatchObject({ id: commission.id, state: 'paid', paid_at: paidAt });
+    const paid = await client.commissions.update({ id: commission.id, paid_at: new Date(paidAt) });
+    expect(paid).toMatchObject({ id: commission.id, state: 'paid', paid_at: paidAt });
     const [event] = await findEvents(
       'EVT_COMMISSION',
       'evt.commission.paid',
@@ -147,26 +167,31 @@ describe('PUT /v1/commissions/:id with paid_at', () => {
     expect(cents(usd)).toMatchObject({ unpaid: 0, due: 0, paid: 3000, total: 3000 });
 
     // Paid is final: neither rescheduling, paying again nor voiding.
-    const again = await client.put(`/v1/commissions/${commission.id}`, { due_at: paidAt });
+    const again = await rejection(
+      client.commissions.update({ id: commission.id, due_at: new Date(paidAt) }),
+    );
+    expect(again).toBeInstanceOf(InvalidRequestError);
     expect(again.status).toBe(422);
     expect(again.body).toEqual({
       error: 'Could not update commission.',
       details: ['Commission has already been paid'],
     });
-    expect((await client.put(`/v1/commissions/${commission.id}`, { paid_at: paidAt })).status).toBe(
-      422,
+    const payAgain = await rejection(
+      client.commissions.update({ id: commission.id, paid_at: new Date(paidAt) }),
     );
-    const voided = await client.delete(`/v1/commissions/${commission.id}`);
+    expect(payAgain.status).toBe(422);
+    const voided = await rejection(client.commissions.delete({ id: commission.id }));
+    expect(voided).toBeInstanceOf(InvalidRequestError);
     expect(voided.status).toBe(422);
     expect(voided.body).toEqual({
       error: 'Could not delete commission.',
       details: ['Commission has already been paid'],
     });
-    expect((await client.get(`/v1/commissions/${commission.id}`)).body.state).toBe('paid');
+    expect((await client.commissions.get({ id: commission.id })).state).toBe('paid');
   });
 
   it('a commission in an open payout paid directly leaves the payout, which does not pay it again', async () => {
-    const client = api(merchant.api_secret);
+    const client = merchantClient(merchant.api_secret);
     const affiliate = await createAffiliate(merchant, { campaign_id: payingAtOnce });
     const first = await dueCommissionOf(merchant, affiliate, 10_000);
     const second = await referredCustomer(merchant, affiliate);
@@ -183,24 +208,26 @@ describe('PUT /v1/commissions/:id with paid_at', () => {
     expect(payout.amount).toBe(4000);
 
     const paidAt = '2026-05-06T07:08:09.000Z';
-    const direct = await client.put(`/v1/commissions/${first.commission.id}`, { paid_at: paidAt });
-    expect(direct.body.state).toBe('paid');
+    const direct = await client.commissions.update({
+      id: first.commission.id,
+      paid_at: new Date(paidAt),
+    });
+    expect(direct.state).toBe('paid');
     const shrunk = await eventually(async () => {
-      const p = (await client.get(`/v1/payouts/${payout.id}`)).body;
+      const p = await client.payouts.get({ id: payout.id });
       return p.amount === 3000 ? p : undefined;
     });
-    expect(shrunk.commissions.map((c: any) => c.id).sort()).toEqual(both.map((c) => c.id).sort());
+    expect(shrunk.commissions!.map((c) => c.id).sort()).toEqual(both.map((c) => c.id).sort());
 
-    const paying = await client.put(`/v1/payouts/${payout.id}/pay`, {});
-    expect(paying.status).toBe(200);
-    expect(paying.body.amount).toBe(3000);
+    const paying = await client.payouts.pay({ id: payout.id });
+    expect(paying.amount).toBe(3000);
     const other = both.find((c) => c.id !== first.commission.id)!;
     await eventually(async () => {
-      const c = (await client.get(`/v1/commissions/${other.id}`)).body;
+      const c = await client.commissions.get({ id: other.id });
       return c.state === 'paid' ? c : undefined;
     });
     // The directly paid one keeps its own payment.
-    expect((await client.get(`/v1/commissions/${first.commission.id}`)).body.paid_at).toBe(paidAt);
+    expect((await client.commissions.get({ id: first.commission.id })).paid_at).toBe(paidAt);
     const usd = await statsOf(affiliate, (s) => s.paid.cents === 4000);
     expect(cents(usd)).toMatchObject({ unpaid: 0, due: 0, paid: 4000, total: 4000 });
   });
@@ -208,13 +235,12 @@ describe('PUT /v1/commissions/:id with paid_at', () => {
 
 describe('DELETE /v1/commissions/:id', () => {
   it('voids an unpaid commission, emits commission.voided and moves commission_stats as a refund void does', async () => {
-    const client = api(merchant.api_secret);
+    const client = merchantClient(merchant.api_secret);
     const { affiliate, commission } = await pendingCommission();
     await statsOf(affiliate, (usd) => usd.total.cents === 2000);
-    const res = await client.delete(`/v1/commissions/${commission.id}`);
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: commission.id, deleted: true });
-    const voided = (await client.get(`/v1/commissions/${commission.id}`)).body;
+    const res = await client.commissions.delete({ id: commission.id });
+    expect(res).toEqual({ id: commission.id, deleted: true });
+    const voided = await client.commissions.get({ id: commission.id });
     expect(voided).toMatchObject({ state: 'voided', paid_at: null });
     expect(voided.voided_at).toMatch(/^\d{4}-/);
     const events = await findEvents(
@@ -227,15 +253,15 @@ describe('DELETE /v1/commissions/:id', () => {
     expect(cents(usd)).toMatchObject({ unpaid: 0, due: 0, paid: 0, total: 0 });
 
     // Again: the same answer, nothing more happens; a voided commission cannot be changed.
-    expect((await client.delete(`/v1/commissions/${commission.id}`)).body).toEqual({
+    expect(await client.commissions.delete({ id: commission.id })).toEqual({
       id: commission.id,
       deleted: true,
     });
-    const change = await client.put(`/v1/commissions/${commission.id}`, {
-      paid_at: '2026-01-01T00:00:00Z',
-    });
+    const change = await rejection(
+      client.commissions.update({ id: commission.id, paid_at: new Date('2026-01-01T00:00:00Z') }),
+    );
     expect(change.status).toBe(422);
-    expect(change.body.details).toEqual(['Commission has been voided']);
+    expect(change.details).toEqual(['Commission has been voided']);
     await new Promise((r) => setTimeout(r, 300));
     expect(
       await findEvents(
@@ -249,24 +275,29 @@ describe('DELETE /v1/commissions/:id', () => {
 
 describe('tenant isolation and unknown ids', () => {
   it("answers 404 for unknown, malformed and another merchant's commissions, and changes nothing", async () => {
-    const client = api(merchant.api_secret);
-    const put = await client.put(`/v1/commissions/${UNKNOWN}`, { due_at: '2026-01-01' });
+    const client = merchantClient(merchant.api_secret);
+    const put = await rejection(
+      client.commissions.update({ id: UNKNOWN, due_at: new Date('2026-01-01') }),
+    );
+    expect(put).toBeInstanceOf(NotFoundError);
     expect(put.status).toBe(404);
     expect(put.body).toEqual({ error: `Commission not found: ${UNKNOWN}` });
-    const del = await client.delete(`/v1/commissions/${UNKNOWN}`);
+    const del = await rejection(client.commissions.delete({ id: UNKNOWN }));
+    expect(del).toBeInstanceOf(NotFoundError);
     expect(del.status).toBe(404);
     expect(del.body).toEqual({ error: `Commission not found: ${UNKNOWN}` });
-    expect((await client.delete('/v1/commissions/not-a-uuid')).status).toBe(404);
+    expect((await rejection(client.commissions.delete({ id: 'not-a-uuid' }))).status).toBe(404);
 
     const { commission } = await pendingCommission();
-    const other = api((await createMerchant({ rateLimit: 100_000 })).api_secret);
-    const foreignPut = await other.put(`/v1/commissions/${commission.id}`, {
-      paid_at: '2026-01-01T00:00:00Z',
-    });
+    const other = merchantClient((await createMerchant({ rateLimit: 100_000 })).api_secret);
+    const foreignPut = await rejection(
+      other.commissions.update({ id: commission.id, paid_at: new Date('2026-01-01T00:00:00Z') }),
+    );
+    expect(foreignPut).toBeInstanceOf(NotFoundError);
     expect(foreignPut.status).toBe(404);
     expect(foreignPut.body).toEqual({ error: `Commission not found: ${commission.id}` });
-    expect((await other.delete(`/v1/commissions/${commission.id}`)).status).toBe(404);
-    const mine = (await client.get(`/v1/commissions/${commission.id}`)).body;
+    expect((await rejection(other.commissions.delete({ id: commission.id }))).status).toBe(404);
+    const mine = await client.commissions.get({ id: commission.id });
     expect(mine).toMatchObject({ state: 'pending', paid_at: null, voided_at: null });
   });
 });

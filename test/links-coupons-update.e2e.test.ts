@@ -3,7 +3,9 @@
  * makes of a changed token) and `GET /v1/affiliate_coupons/:id` with `token` / `external_id`.
  */
 import { randomUUID } from 'node:crypto';
-import { api, request } from './support/http';
+import { InvalidRequestError, NotFoundError, type OperationInput } from '@aff/client';
+import { merchantClient, rejection } from './support/client';
+import { request } from './support/http';
 import { findEvents } from './support/events';
 import { createMerchant, type TestMerchant } from './support/merchant';
 import { eventually, sendProcessorEvent } from './support/processor';
@@ -16,13 +18,14 @@ beforeAll(async () => {
 
 const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
 
+/** Public tracking (`/t/v1`, public key): not part of the merchant client, so the raw helper. */
 function visit(token: string) {
   return request('POST', '/t/v1/visits', { json: { key: merchant.public_key, token } });
 }
 
 describe('PUT /v1/affiliate_links/:id', () => {
   it('changes the token: the new one is attributed to the link, the old one no longer resolves', async () => {
-    const client = api(merchant.api_secret);
+    const client = merchantClient(merchant.api_secret);
     const affiliate = await createAffiliate(merchant, { token: unique('old') });
     const link = affiliate.links[0];
     const oldToken: string = link.token;
@@ -30,30 +33,29 @@ describe('PUT /v1/affiliate_links/:id', () => {
     await visitOf(merchant, oldToken);
 
     const newToken = unique('new');
-    const updated = await client.put(`/v1/affiliate_links/${link.id}`, { token: newToken });
-    expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({
+    const updated = await client.links.update({ id: link.id, token: newToken });
+    expect(updated).toMatchObject({
       id: link.id,
       token: newToken,
       affiliate_id: affiliate.id,
     });
-    expect(new URL(updated.body.url).searchParams.get('via')).toBe(newToken);
-    expect(Date.parse(updated.body.updated_at)).toBeGreaterThan(Date.parse(link.updated_at));
-    expect((await client.get(`/v1/affiliate_links/${link.id}`)).body).toEqual(updated.body);
+    expect(new URL(updated.url).searchParams.get('via')).toBe(newToken);
+    expect(Date.parse(updated.updated_at)).toBeGreaterThan(Date.parse(link.updated_at));
+    expect(await client.links.get({ id: link.id })).toEqual(updated);
 
     const [published] = await findEvents(
       'EVT_AFFILIATE',
       'evt.affiliate_link.updated',
       (e) => e.data.id === link.id,
     );
-    expect(published?.event.data).toEqual(updated.body);
+    expect(published?.event.data).toEqual(updated);
 
     const viaNew = await eventually(async () => {
       const res = await visit(newToken);
       return res.status === 200 ? res.body : undefined;
     });
     expect(viaNew.affiliate.id).toBe(affiliate.id);
-    const referral = (await client.get(`/v1/referrals/${viaNew.referral.id}`)).body;
+    const referral = await client.referrals.get({ id: viaNew.referral.id });
     expect(referral.link).toMatchObject({ id: link.id, token: newToken });
 
     const viaOld = await eventually(async () => {
@@ -66,20 +68,13 @@ describe('PUT /v1/affiliate_links/:id', () => {
   });
 
   it('frees the old token for another link, which tracking then attributes to the new holder', async () => {
-    const client = api(merchant.api_secret);
+    const client = merchantClient(merchant.api_secret);
     const first = await createAffiliate(merchant, { token: unique('freed') });
     const second = await createAffiliate(merchant);
     const freed: string = first.links[0].token;
     await visitOf(merchant, freed);
-    expect(
-      (await client.put(`/v1/affiliate_links/${first.links[0].id}`, { token: unique('moved') }))
-        .status,
-    ).toBe(200);
-    const taken = await client.post('/v1/affiliate_links', {
-      affiliate_id: second.id,
-      token: freed,
-    });
-    expect(taken.status).toBe(200);
+    await client.links.update({ id: first.links[0].id, token: unique('moved') });
+    await client.links.create({ affiliate_id: second.id, token: freed });
     const viaFreed = await eventually(async () => {
       const res = await visit(freed);
       return res.status === 200 && res.body.affiliate.id === second.id ? res.body : undefined;
@@ -88,71 +83,85 @@ describe('PUT /v1/affiliate_links/:id', () => {
   });
 
   it('validates like create: a taken token, bad characters and a bad url get 422', async () => {
-    const client = api(merchant.api_secret);
+    const client = merchantClient(merchant.api_secret);
     const mine = await createAffiliate(merchant);
     const other = await createAffiliate(merchant);
-    const path = `/v1/affiliate_links/${mine.links[0].id}`;
+    const id: string = mine.links[0].id;
+    const update = (fields: Omit<OperationInput<'updateLink'>, 'id'>) =>
+      rejection(client.links.update({ id, ...fields }));
 
-    const taken = await client.put(path, { token: other.links[0].token });
+    const taken = await update({ token: other.links[0].token });
+    expect(taken).toBeInstanceOf(InvalidRequestError);
     expect(taken.status).toBe(422);
     expect(taken.body).toEqual({
       error: 'Could not update affiliate link.',
       details: ['Token has already been taken'],
     });
     // The same detail as create gives for a taken token.
-    const createTaken = await client.post('/v1/affiliate_links', {
-      affiliate_id: mine.id,
-      token: other.links[0].token,
-    });
-    expect(createTaken.body.details).toEqual(taken.body.details);
+    const createTaken = await rejection(
+      client.links.create({ affiliate_id: mine.id, token: other.links[0].token }),
+    );
+    expect(createTaken.details).toEqual(taken.details);
 
-    const bad = await client.put(path, { token: 'no spaces' });
+    const bad = await update({ token: 'no spaces' });
     expect(bad.status).toBe(422);
-    expect(bad.body.details).toEqual(['Token may only contain letters, numbers and dashes']);
-    const long = await client.put(path, { token: 'x'.repeat(65) });
-    expect(long.body.details).toEqual(['Token is too long (maximum is 64 characters)']);
-    const badUrl = await client.put(path, { url: 'ftp://example.com/' });
+    expect(bad.details).toEqual(['Token may only contain letters, numbers and dashes']);
+    const long = await update({ token: 'x'.repeat(65) });
+    expect(long.details).toEqual(['Token is too long (maximum is 64 characters)']);
+    const badUrl = await update({ url: 'ftp://example.com/' });
     expect(badUrl.status).toBe(422);
-    expect(badUrl.body.details).toEqual(['Url must be an absolute http(s) URL']);
-    const notObject = await client.putJson(path, ['token']);
+    expect(badUrl.details).toEqual(['Url must be an absolute http(s) URL']);
+    // Raw helper: a JSON array as the whole body is a malformed request the client cannot send.
+    const notObject = await request('PUT', `/v1/affiliate_links/${id}`, {
+      secret: merchant.api_secret,
+      json: ['token'],
+    });
     expect(notObject.status).toBe(422);
 
     // Nothing changed.
-    expect((await client.get(path)).body.token).toBe(mine.links[0].token);
+    expect((await client.links.get({ id })).token).toBe(mine.links[0].token);
     // Its own token again is not "taken".
-    expect((await client.put(path, { token: mine.links[0].token })).status).toBe(200);
+    expect((await client.links.update({ id, token: mine.links[0].token })).token).toBe(
+      mine.links[0].token,
+    );
   });
 
   it('sets a landing page of its own (via=<token> kept), and blank goes back to the campaign URL', async () => {
-    const client = api(merchant.api_secret);
+    const client = merchantClient(merchant.api_secret);
     const affiliate = await createAffiliate(merchant);
-    const path = `/v1/affiliate_links/${affiliate.links[0].id}`;
+    const id: string = affiliate.links[0].id;
     const token = affiliate.links[0].token;
-    const landing = await client.put(path, { url: 'https://shop.example.com/landing?x=1' });
-    expect(landing.status).toBe(200);
-    expect(landing.body.url).toBe(`https://shop.example.com/landing?x=1&via=${token}`);
-    const renamed = await client.put(path, { token: `${token}-2` });
-    expect(renamed.body.url).toBe(`https://shop.example.com/landing?x=1&via=${token}-2`);
-    const cleared = await client.put(path, { url: '' });
-    expect(cleared.body.url).toBe(affiliate.links[0].url.replace(`via=${token}`, `via=${token}-2`));
+    const landing = await client.links.update({ id, url: 'https://shop.example.com/landing?x=1' });
+    expect(landing.url).toBe(`https://shop.example.com/landing?x=1&via=${token}`);
+    const renamed = await client.links.update({ id, token: `${token}-2` });
+    expect(renamed.url).toBe(`https://shop.example.com/landing?x=1&via=${token}-2`);
+    // Blank, as a form's empty field sends it (the client's `null` clears too).
+    const cleared = await client.links.update({ id, url: '' });
+    expect(cleared.url).toBe(affiliate.links[0].url.replace(`via=${token}`, `via=${token}-2`));
   });
 
   it("answers 404 for an unknown id, a malformed id and another merchant's link", async () => {
-    const client = api(merchant.api_secret);
+    const client = merchantClient(merchant.api_secret);
     const unknown = '99999999-9999-4999-8999-999999999999';
-    const res = await client.put(`/v1/affiliate_links/${unknown}`, { token: 'whatever' });
+    const res = await rejection(client.links.update({ id: unknown, token: 'whatever' }));
+    expect(res).toBeInstanceOf(NotFoundError);
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: `Affiliate link not found: ${unknown}` });
-    expect((await client.put('/v1/affiliate_links/not-a-uuid', { token: 'x' })).status).toBe(404);
+    expect((await rejection(client.links.update({ id: 'not-a-uuid', token: 'x' }))).status).toBe(
+      404,
+    );
 
     const affiliate = await createAffiliate(merchant);
     const other = await createMerchant({ rateLimit: 100_000 });
-    const foreign = await api(other.api_secret).put(
-      `/v1/affiliate_links/${affiliate.links[0].id}`,
-      { token: unique('stolen') },
+    const foreign = await rejection(
+      merchantClient(other.api_secret).links.update({
+        id: affiliate.links[0].id,
+        token: unique('stolen'),
+      }),
     );
+    expect(foreign).toBeInstanceOf(NotFoundError);
     expect(foreign.status).toBe(404);
-    expect((await client.get(`/v1/affiliate_links/${affiliate.links[0].id}`)).body.token).toBe(
+    expect((await client.links.get({ id: affiliate.links[0].id })).token).toBe(
       affiliate.links[0].token,
     );
   });
@@ -160,36 +169,41 @@ describe('PUT /v1/affiliate_links/:id', () => {
 
 describe('affiliate coupons: token and external_id', () => {
   it('creates with token / external_id, shows them, and retrieves by id', async () => {
-    const client = api(merchant.api_secret);
+    const client = merchantClient(merchant.api_secret);
     const affiliate = await createAffiliate(merchant);
     const token = unique('SAVE');
-    const created = await client.post('/v1/affiliate_coupons', {
+    const created = await client.coupons.create({
       affiliate_id: affiliate.id,
       token,
       external_id: 'co_ext_1',
     });
-    expect(created.status).toBe(200);
-    expect(created.body).toMatchObject({
+    expect(created).toMatchObject({
       token,
       external_id: 'co_ext_1',
       affiliate_id: affiliate.id,
       campaign_id: affiliate.campaign.id,
     });
     // The spec does not show the coupon record; the older names are input-only aliases.
-    expect(created.body).not.toHaveProperty('code');
-    expect(created.body).not.toHaveProperty('processor_coupon_id');
+    expect(created).not.toHaveProperty('code');
+    expect(created).not.toHaveProperty('processor_coupon_id');
 
-    const retrieved = await client.get(`/v1/affiliate_coupons/${created.body.id}`);
-    expect(retrieved.status).toBe(200);
-    expect(retrieved.body).toEqual(created.body);
+    const retrieved = await client.coupons.get({ id: created.id });
+    expect(retrieved).toEqual(created);
 
-    const taken = await client.post('/v1/affiliate_coupons', { affiliate_id: affiliate.id, token });
+    const taken = await rejection(client.coupons.create({ affiliate_id: affiliate.id, token }));
+    expect(taken).toBeInstanceOf(InvalidRequestError);
     expect(taken.status).toBe(422);
     expect(taken.body).toEqual({
       error: 'Could not create affiliate coupon.',
       details: ['Token has already been taken'],
     });
-    const blank = await client.post('/v1/affiliate_coupons', { affiliate_id: affiliate.id });
+    // Without the required token (the types ask for it; untyped code may leave it out).
+    const blank = await rejection(
+      client.coupons.create({
+        affiliate_id: affiliate.id,
+      } as OperationInput<'createCoupon'>),
+    );
+    expect(blank.status).toBe(422);
     expect(blank.body).toEqual({
       error: 'Could not create affiliate coupon.',
       details: ["Token can't be blank"],
@@ -197,31 +211,29 @@ describe('affiliate coupons: token and external_id', () => {
   });
 
   it('still accepts code / processor_coupon_id on input', async () => {
-    const client = api(merchant.api_secret);
+    const client = merchantClient(merchant.api_secret);
     const affiliate = await createAffiliate(merchant);
     const code = unique('OLD');
-    const created = await client.post('/v1/affiliate_coupons', {
+    // The older names are input-only aliases the types do not offer; older integrations send them.
+    const created = await client.coupons.create({
       affiliate_id: affiliate.id,
       code,
       processor_coupon_id: 'co_old',
-    });
-    expect(created.status).toBe(200);
-    expect(created.body).toMatchObject({ token: code, external_id: 'co_old' });
+    } as unknown as OperationInput<'createCoupon'>);
+    expect(created).toMatchObject({ token: code, external_id: 'co_old' });
     // Taken under either name.
-    const again = await client.post('/v1/affiliate_coupons', {
-      affiliate_id: affiliate.id,
-      token: code,
-    });
-    expect(again.body.details).toEqual(['Token has already been taken']);
+    const again = await rejection(
+      client.coupons.create({ affiliate_id: affiliate.id, token: code }),
+    );
+    expect(again.status).toBe(422);
+    expect(again.details).toEqual(['Token has already been taken']);
   });
 
   it('attributes a customer who used the coupon token to its affiliate', async () => {
     const affiliate = await createAffiliate(merchant);
     const token = unique('TOK');
-    await api(merchant.api_secret).post('/v1/affiliate_coupons', {
-      affiliate_id: affiliate.id,
-      token,
-    });
+    const client = merchantClient(merchant.api_secret);
+    await client.coupons.create({ affiliate_id: affiliate.id, token });
     const customerId = `cus_${randomUUID()}`;
     const referral = await eventually(async () => {
       await sendProcessorEvent(merchant, 'customer.created', {
@@ -229,29 +241,34 @@ describe('affiliate coupons: token and external_id', () => {
         email: `${randomUUID()}@example.com`,
         metadata: { coupon: token },
       });
-      const res = await api(merchant.api_secret).get(
-        `/v1/referrals?processor_customer_id=${customerId}&expand=affiliate`,
-      );
-      return res.body.data[0];
+      const res = await client.referrals.list({
+        processor_customer_id: customerId,
+        expand: 'affiliate',
+      });
+      return res.data[0];
     });
-    expect(referral.affiliate.id).toBe(affiliate.id);
+    expect(referral.affiliate!.id).toBe(affiliate.id);
   });
 
   it("answers 404 for an unknown coupon and another merchant's", async () => {
-    const client = api(merchant.api_secret);
+    const client = merchantClient(merchant.api_secret);
     const unknown = '99999999-9999-4999-8999-999999999999';
-    const res = await client.get(`/v1/affiliate_coupons/${unknown}`);
+    const res = await rejection(client.coupons.get({ id: unknown }));
+    expect(res).toBeInstanceOf(NotFoundError);
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: `Affiliate coupon not found: ${unknown}` });
-    expect((await client.get('/v1/affiliate_coupons/nope')).status).toBe(404);
+    expect((await rejection(client.coupons.get({ id: 'nope' }))).status).toBe(404);
     const affiliate = await createAffiliate(merchant);
-    const coupon = await client.post('/v1/affiliate_coupons', {
+    const coupon = await client.coupons.create({
       affiliate_id: affiliate.id,
       token: unique('MINE'),
     });
     const other = await createMerchant();
-    const foreign = await api(other.api_secret).get(`/v1/affiliate_coupons/${coupon.body.id}`);
+    const foreign = await rejection(
+      merchantClient(other.api_secret).coupons.get({ id: coupon.id }),
+    );
+    expect(foreign).toBeInstanceOf(NotFoundError);
     expect(foreign.status).toBe(404);
-    expect(foreign.body).toEqual({ error: `Affiliate coupon not found: ${coupon.body.id}` });
+    expect(foreign.body).toEqual({ error: `Affiliate coupon not found: ${coupon.id}` });
   });
 });

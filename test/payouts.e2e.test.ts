@@ -4,8 +4,16 @@
  * wait until the payout service has consumed them; affiliates and campaigns are real.
  */
 import { randomUUID } from 'node:crypto';
+import {
+  InvalidRequestError,
+  NotFoundError,
+  type Client,
+  type OperationInput,
+  type OperationOutput,
+} from '@aff/client';
 import type { AffiliateView, CommissionView } from '@aff/contracts';
-import { api, request } from './support/http';
+import { merchantClient, rejection } from './support/client';
+import { request } from './support/http';
 import { createMerchant, type TestMerchant } from './support/merchant';
 import {
   commissionView,
@@ -43,33 +51,35 @@ const ALREADY_PAID = { error: 'Could not pay payout.', details: ['Payout has alr
 /** A merchant with room for the many calls these tests make. */
 const busyMerchant = () => createMerchant({ rateLimit: 5000 });
 
-function clientOf(merchant: TestMerchant) {
-  const client = api(merchant.api_secret);
-  return {
-    ...client,
-    generate: (body: Record<string, unknown> = {}) => client.postJson('/v1/payouts/generate', body),
-    pay: (id: string) => request('PUT', `/v1/payouts/${id}/pay`, { secret: merchant.api_secret }),
-  };
-}
+type Payout = OperationOutput<'getPayout'>;
+
+/**
+ * The merchant's typed client. Every success it answers has passed the OpenAPI check (only the
+ * documented 200 gets through), so a call that resolves stands for the former `status === 200`.
+ */
+const clientOf = (merchant: TestMerchant): Client => merchantClient(merchant.api_secret);
 
 async function newAffiliate(merchant: TestMerchant, campaignId?: string): Promise<AffiliateView> {
-  const res = await api(merchant.api_secret).post('/v1/affiliates', {
+  return clientOf(merchant).affiliates.create({
     first_name: 'Pay',
     last_name: 'Ee',
     email: `payee-${randomUUID()}@example.com`,
     ...(campaignId ? { campaign_id: campaignId } : {}),
   });
-  expect(res.status).toBe(200);
-  return res.body;
 }
 
 async function campaignWithMinimum(merchant: TestMerchant, cents: number): Promise<string> {
-  const res = await api(merchant.api_secret).post('/v1/campaigns', {
+  const campaign = await clientOf(merchant).campaigns.create({
     name: `Minimum ${cents}`,
-    minimum_payout_cents: String(cents),
+    minimum_payout_cents: cents,
   });
-  expect(res.status).toBe(200);
-  return res.body.id;
+  return campaign.id;
+}
+
+/** The body of a payout call's error answer, with its status (422 already paid, 404 ...). */
+async function failure(call: Promise<unknown>) {
+  const error = await rejection(call);
+  return { status: error.status, body: error.body, error };
 }
 
 /** Commissions the commission service announces (`commission.created`), due unless said. */
@@ -90,11 +100,11 @@ const ids = (list: { id: string }[]) => list.map((item) => item.id).sort();
 
 describe('POST /v1/payouts/generate', () => {
   let merchant: TestMerchant;
-  let client: ReturnType<typeof clientOf>;
+  let client: Client;
   let alice: AffiliateView;
   let bob: AffiliateView;
   let aliceUsd: CommissionView[];
-  let firstRun: any;
+  let firstRun: OperationOutput<'generatePayouts'>;
 
   beforeAll(async () => {
     merchant = await busyMerchant();
@@ -109,12 +119,14 @@ describe('POST /v1/payouts/generate', () => {
       { amount: 100, state: 'paid' },
     ]);
     await commissions(merchant, bob, [{ amount: 400 }]);
-    firstRun = await client.generate();
+    firstRun = await client.payouts.generate();
   });
 
+  const aliceUsdPayout = () =>
+    firstRun.data.find((p) => p.affiliate!.id === alice.id && p.currency === 'USD')!;
+
   it('bundles due commissions into one payout per affiliate and currency, on one page', () => {
-    expect(firstRun.status).toBe(200);
-    expect(firstRun.body.pagination).toEqual({
+    expect(firstRun.pagination).toEqual({
       previous_page: null,
       current_page: 1,
       next_page: null,
@@ -123,8 +135,8 @@ describe('POST /v1/payouts/generate', () => {
       total_pages: 1,
       total_count: 3,
     });
-    const summary = firstRun.body.data
-      .map((p: any) => `${p.affiliate.id}/${p.currency}/${p.amount}/${p.state}`)
+    const summary = firstRun.data
+      .map((p) => `${p.affiliate!.id}/${p.currency}/${p.amount}/${p.state}`)
       .sort();
     expect(summary).toEqual(
       [`${alice.id}/USD/1500/due`, `${alice.id}/EUR/700/due`, `${bob.id}/USD/400/due`].sort(),
@@ -132,9 +144,7 @@ describe('POST /v1/payouts/generate', () => {
   });
 
   it('answers each payout with the spec fields, its affiliate and its commissions', () => {
-    const payout = firstRun.body.data.find(
-      (p: any) => p.affiliate.id === alice.id && p.currency === 'USD',
-    );
+    const payout: any = aliceUsdPayout();
     expect(Object.keys(payout)).toEqual([...PAYOUT_KEYS, 'affiliate', 'commissions']);
     expect(payout.id).toMatch(UUID);
     expect(payout.created_at).toMatch(ISO);
@@ -158,9 +168,7 @@ describe('POST /v1/payouts/generate', () => {
   });
 
   it('publishes payout.created and payout.due with the commission ids', async () => {
-    const payout = firstRun.body.data.find(
-      (p: any) => p.affiliate.id === alice.id && p.currency === 'USD',
-    );
+    const payout = aliceUsdPayout();
     const events = await eventually(async () => {
       const found = await payoutEvents(payout.id);
       return found.length >= 2 ? found : undefined;
@@ -172,19 +180,16 @@ describe('POST /v1/payouts/generate', () => {
   });
 
   it('adds nothing on a second run, and grows the open payout with new due commissions', async () => {
-    const again = await client.generate();
-    expect(again.status).toBe(200);
-    expect(again.body.data).toEqual([]);
-    expect(again.body.pagination).toMatchObject({ count: 0, total_count: 0, total_pages: 0 });
+    const again = await client.payouts.generate();
+    expect(again.data).toEqual([]);
+    expect(again.pagination).toMatchObject({ count: 0, total_count: 0, total_pages: 0 });
 
-    const before = firstRun.body.data.find(
-      (p: any) => p.affiliate.id === alice.id && p.currency === 'USD',
-    );
+    const before = aliceUsdPayout();
     const [extra] = await commissions(merchant, alice, [{ amount: 250 }]);
-    const grown = await client.generate();
-    expect(grown.body.data).toHaveLength(1);
-    expect(grown.body.data[0]).toMatchObject({ id: before.id, amount: 1750, state: 'due' });
-    expect(ids(grown.body.data[0].commissions)).toEqual(ids([...aliceUsd, extra!]));
+    const grown = await client.payouts.generate();
+    expect(grown.data).toHaveLength(1);
+    expect(grown.data[0]).toMatchObject({ id: before.id, amount: 1750, state: 'due' });
+    expect(ids(grown.data[0]!.commissions!)).toEqual(ids([...aliceUsd, extra!]));
     const events = await eventually(async () => {
       const found = await payoutEvents(before.id);
       return found.length >= 3 ? found : undefined;
@@ -195,21 +200,27 @@ describe('POST /v1/payouts/generate', () => {
   it('bundles only the affiliate and currency asked for', async () => {
     const carol = await newAffiliate(merchant);
     await commissions(merchant, carol, [{ amount: 100 }, { amount: 200, currency: 'EUR' }]);
-    const eur = await client.generate({ affiliate_id: carol.id, currency: 'eur' });
-    expect(eur.status).toBe(200);
-    expect(eur.body.data.map((p: any) => [p.currency, p.amount])).toEqual([['EUR', 200]]);
-    const rest = await client.postJson('/v1/payouts/generate', { affiliate_id: carol.id });
-    expect(rest.body.data.map((p: any) => [p.currency, p.amount])).toEqual([['USD', 100]]);
+    const eur = await client.payouts.generate({ affiliate_id: carol.id, currency: 'eur' });
+    expect(eur.data.map((p) => [p.currency, p.amount])).toEqual([['EUR', 200]]);
+    const rest = await client.payouts.generate({ affiliate_id: carol.id });
+    expect(rest.data.map((p) => [p.currency, p.amount])).toEqual([['USD', 100]]);
   });
 
   it('answers 422 with details for an invalid body', async () => {
-    const badCurrency = await client.generate({ currency: 'EURO' });
+    const badCurrency = await failure(client.payouts.generate({ currency: 'EURO' }));
+    expect(badCurrency.error).toBeInstanceOf(InvalidRequestError);
     expect(badCurrency.status).toBe(422);
     expect(badCurrency.body).toEqual({
       error: 'Could not generate payouts.',
       details: ['Currency must be a three-letter ISO code'],
     });
-    const badAffiliate = await client.generate({ affiliate_id: { $ne: null } });
+    // An operator object where a string belongs: the types forbid it, untyped code may send it.
+    const badAffiliate = await failure(
+      client.payouts.generate({
+        affiliate_id: { $ne: null },
+      } as unknown as OperationInput<'generatePayouts'>),
+    );
+    expect(badAffiliate.error).toBeInstanceOf(InvalidRequestError);
     expect(badAffiliate.status).toBe(422);
     expect(badAffiliate.body).toEqual({
       error: 'Could not generate payouts.',
@@ -224,15 +235,15 @@ describe('POST /v1/payouts/generate', () => {
       dave,
       Array.from({ length: 15 }, (_, i) => ({ amount: 100 + i })),
     );
-    const runs = await Promise.all([
-      client.generate({ affiliate_id: dave.id }),
-      client.generate({ affiliate_id: dave.id }),
+    // Both succeed (a failed one would reject Promise.all).
+    await Promise.all([
+      client.payouts.generate({ affiliate_id: dave.id }),
+      client.payouts.generate({ affiliate_id: dave.id }),
     ]);
-    expect(runs.map((r) => r.status)).toEqual([200, 200]);
-    const list = await client.get(`/v1/payouts?affiliate_id=${dave.id}&expand=commissions`);
-    expect(list.body.data).toHaveLength(1);
-    const payout = list.body.data[0];
-    expect(ids(payout.commissions)).toEqual(ids(views));
+    const list = await client.payouts.list({ affiliate_id: dave.id, expand: 'commissions' });
+    expect(list.data).toHaveLength(1);
+    const payout = list.data[0]!;
+    expect(ids(payout.commissions!)).toEqual(ids(views));
     expect(payout.amount).toBe(views.reduce((sum, c) => sum + c.amount, 0));
   });
 });
@@ -244,15 +255,15 @@ describe('minimum payout', () => {
     const campaignId = await campaignWithMinimum(merchant, 5000);
     const affiliate = await newAffiliate(merchant, campaignId);
     await commissions(merchant, affiliate, [{ amount: 3000 }]);
-    const first = await client.generate();
-    expect(first.body.data).toHaveLength(1);
-    const payout = first.body.data[0];
+    const first = await client.payouts.generate();
+    expect(first.data).toHaveLength(1);
+    const payout = first.data[0]!;
     expect(payout).toMatchObject({ state: 'pending', amount: 3000 });
 
     await commissions(merchant, affiliate, [{ amount: 2500 }]);
-    const second = await client.generate();
-    expect(second.body.data).toHaveLength(1);
-    expect(second.body.data[0]).toMatchObject({ id: payout.id, state: 'due', amount: 5500 });
+    const second = await client.payouts.generate();
+    expect(second.data).toHaveLength(1);
+    expect(second.data[0]).toMatchObject({ id: payout.id, state: 'due', amount: 5500 });
     const events = await eventually(async () => {
       const found = await payoutEvents(payout.id);
       return found.length >= 3 ? found : undefined;
@@ -267,11 +278,11 @@ describe('minimum payout', () => {
 
 describe('GET /v1/payouts and /v1/payouts/:id', () => {
   let merchant: TestMerchant;
-  let client: ReturnType<typeof clientOf>;
+  let client: Client;
   let erin: AffiliateView;
   let frank: AffiliateView;
   /** Oldest first. */
-  const made: any[] = [];
+  const made: Payout[] = [];
 
   beforeAll(async () => {
     merchant = await busyMerchant();
@@ -286,16 +297,15 @@ describe('GET /v1/payouts and /v1/payouts/:id', () => {
     ];
     for (const [affiliate, fields] of plan) {
       await commissions(merchant, affiliate, [fields]);
-      const run = await client.generate({ affiliate_id: affiliate.id });
-      made.push(run.body.data[0]);
+      const run = await client.payouts.generate({ affiliate_id: affiliate.id });
+      made.push(run.data[0]!);
     }
-    expect((await client.pay(made[2].id)).status).toBe(200);
+    await client.payouts.pay({ id: made[2]!.id });
   });
 
   it('lists payouts newest first in the pagination envelope, without expansions', async () => {
-    const res = await client.get('/v1/payouts');
-    expect(res.status).toBe(200);
-    expect(res.body.pagination).toEqual({
+    const res = await client.payouts.list();
+    expect(res.pagination).toEqual({
       previous_page: null,
       current_page: 1,
       next_page: null,
@@ -304,93 +314,99 @@ describe('GET /v1/payouts and /v1/payouts/:id', () => {
       total_pages: 1,
       total_count: 3,
     });
-    expect(res.body.data.map((p: any) => p.id)).toEqual(made.map((p) => p.id).reverse());
-    for (const payout of res.body.data) expect(Object.keys(payout)).toEqual(PAYOUT_KEYS);
+    expect(res.data.map((p) => p.id)).toEqual(made.map((p) => p.id).reverse());
+    for (const payout of res.data) expect(Object.keys(payout)).toEqual(PAYOUT_KEYS);
   });
 
   it('pages with page and limit', async () => {
-    const first = await client.get('/v1/payouts?limit=2');
-    expect(first.body.pagination).toMatchObject({ count: 2, next_page: 2, total_pages: 2 });
-    const second = await client.get('/v1/payouts?limit=2&page=2');
-    expect(second.body.data.map((p: any) => p.id)).toEqual([made[0].id]);
+    const first = await client.payouts.list({ limit: 2 });
+    expect(first.pagination).toMatchObject({ count: 2, next_page: 2, total_pages: 2 });
+    const second = await client.payouts.list({ limit: 2, page: 2 });
+    expect(second.data.map((p) => p.id)).toEqual([made[0]!.id]);
+    // The iterator walks both pages, newest first.
+    const all: string[] = [];
+    for await (const payout of client.payouts.listAll({ limit: 2 })) all.push(payout.id);
+    expect(all).toEqual(made.map((p) => p.id).reverse());
   });
 
   it('filters by affiliate_id and by one or several states', async () => {
-    const byAffiliate = await client.get(`/v1/payouts?affiliate_id=${erin.id}`);
-    expect(ids(byAffiliate.body.data)).toEqual(ids([made[0], made[1]]));
-    const due = await client.get('/v1/payouts?state=due');
-    expect(ids(due.body.data)).toEqual(ids([made[0]]));
-    const pending = await client.get('/v1/payouts?state[]=pending');
-    expect(ids(pending.body.data)).toEqual(ids([made[1]]));
+    const byAffiliate = await client.payouts.list({ affiliate_id: erin.id });
+    expect(ids(byAffiliate.data)).toEqual(ids([made[0]!, made[1]!]));
+    const due = await client.payouts.list({ state: 'due' });
+    expect(ids(due.data)).toEqual(ids([made[0]!]));
+    const pending = await client.payouts.list({ 'state[]': ['pending'] });
+    expect(ids(pending.data)).toEqual(ids([made[1]!]));
     const paid = await eventually(async () => {
-      const r = await client.get('/v1/payouts?state[]=paid&state[]=processing&state[]=pending');
-      return r.body.data?.length === 2 ? r : undefined;
+      const r = await client.payouts.list({ 'state[]': ['paid', 'processing', 'pending'] });
+      return r.data.length === 2 ? r : undefined;
     });
-    expect(ids(paid.body.data)).toEqual(ids([made[1], made[2]]));
+    expect(ids(paid.data)).toEqual(ids([made[1]!, made[2]!]));
   });
 
   it('expands affiliate and commissions (the summary keys) on request', async () => {
-    const res = await client.get('/v1/payouts?expand[]=affiliate&expand[]=commissions');
-    for (const payout of res.body.data) {
+    const res = await client.payouts.list({ 'expand[]': ['affiliate', 'commissions'] });
+    for (const payout of res.data) {
       expect(Object.keys(payout)).toEqual([...PAYOUT_KEYS, 'affiliate', 'commissions']);
-      for (const entry of payout.commissions) expect(Object.keys(entry)).toEqual(ENTRY_KEYS);
+      for (const entry of payout.commissions!) expect(Object.keys(entry)).toEqual(ENTRY_KEYS);
     }
-    const one = await client.get('/v1/payouts?expand=affiliate');
-    expect(one.body.data[0]).toHaveProperty('affiliate.id', frank.id);
-    expect(one.body.data[0]).not.toHaveProperty('commissions');
+    const one = await client.payouts.list({ expand: 'affiliate' });
+    expect(one.data[0]).toHaveProperty('affiliate.id', frank.id);
+    expect(one.data[0]).not.toHaveProperty('commissions');
   });
 
   it('answers 400 for a state, expansion or page it does not know', async () => {
-    const state = await client.get('/v1/payouts?state=void');
+    const state = await failure(client.payouts.list({ state: 'void' }));
+    expect(state.error).toBeInstanceOf(InvalidRequestError);
     expect(state.status).toBe(400);
     expect(state.body).toEqual({ error: 'state must be one of: pending, due, processing, paid' });
-    const expand = await client.get('/v1/payouts?expand=links');
+    const expand = await failure(client.payouts.list({ expand: 'links' }));
     expect(expand.status).toBe(400);
     expect(expand.body).toEqual({
       error: 'Unknown expand: links. Allowed: affiliate, commissions',
     });
-    const page = await client.get('/v1/payouts?page=0');
+    const page = await failure(client.payouts.list({ page: 0 }));
     expect(page.status).toBe(400);
   });
 
   it('retrieves a payout with its affiliate and commissions (with state and voided_at)', async () => {
-    const res = await client.get(`/v1/payouts/${made[0].id}`);
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual(made[0]);
-    expect(Object.keys(res.body.commissions[0])).toEqual([...ENTRY_KEYS, 'state', 'voided_at']);
+    const res = await client.payouts.get({ id: made[0]!.id });
+    expect(res).toEqual(made[0]);
+    expect(Object.keys(res.commissions![0]!)).toEqual([...ENTRY_KEYS, 'state', 'voided_at']);
   });
 
   it("answers 404 with the spec's body for an unknown or malformed id", async () => {
     const unknown = randomUUID();
-    const res = await client.get(`/v1/payouts/${unknown}`);
+    const res = await failure(client.payouts.get({ id: unknown }));
+    expect(res.error).toBeInstanceOf(NotFoundError);
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: `Payout not found: ${unknown}` });
-    const malformed = await client.get('/v1/payouts/nope');
+    const malformed = await failure(client.payouts.get({ id: 'nope' }));
     expect(malformed.status).toBe(404);
     expect(malformed.body).toEqual({ error: 'Payout not found: nope' });
-    const pay = await client.pay(unknown);
+    const pay = await failure(client.payouts.pay({ id: unknown }));
+    expect(pay.error).toBeInstanceOf(NotFoundError);
     expect(pay.status).toBe(404);
     expect(pay.body).toEqual({ error: `Payout not found: ${unknown}` });
   });
 
   it("never shows, pays or bundles another merchant's payouts", async () => {
     const other = clientOf(await busyMerchant());
-    expect((await other.get('/v1/payouts')).body.data).toEqual([]);
-    expect((await other.get(`/v1/payouts?affiliate_id=${erin.id}`)).body.data).toEqual([]);
-    const get = await other.get(`/v1/payouts/${made[0].id}`);
+    expect((await other.payouts.list()).data).toEqual([]);
+    expect((await other.payouts.list({ affiliate_id: erin.id })).data).toEqual([]);
+    const get = await failure(other.payouts.get({ id: made[0]!.id }));
     expect(get.status).toBe(404);
-    expect(get.body).toEqual({ error: `Payout not found: ${made[0].id}` });
-    expect((await other.pay(made[0].id)).status).toBe(404);
+    expect(get.body).toEqual({ error: `Payout not found: ${made[0]!.id}` });
+    expect((await failure(other.payouts.pay({ id: made[0]!.id }))).status).toBe(404);
     await commissions(merchant, erin, [{ amount: 10 }]);
-    expect((await other.generate({ affiliate_id: erin.id })).body.data).toEqual([]);
-    const mine = await client.get(`/v1/payouts/${made[0].id}`);
-    expect(mine.body.state).toBe('due');
+    expect((await other.payouts.generate({ affiliate_id: erin.id })).data).toEqual([]);
+    const mine = await client.payouts.get({ id: made[0]!.id });
+    expect(mine.state).toBe('due');
   });
 });
 
 describe('PUT /v1/payouts/:id/pay', () => {
   let merchant: TestMerchant;
-  let client: ReturnType<typeof clientOf>;
+  let client: Client;
 
   beforeAll(async () => {
     merchant = await busyMerchant();
@@ -404,34 +420,33 @@ describe('PUT /v1/payouts/:id/pay', () => {
       affiliate,
       amounts.map((amount) => ({ amount })),
     );
-    const run = await client.generate({ affiliate_id: affiliate.id });
-    expect(run.body.data).toHaveLength(1);
-    return { affiliate, payout: run.body.data[0] };
+    const run = await client.payouts.generate({ affiliate_id: affiliate.id });
+    expect(run.data).toHaveLength(1);
+    return { affiliate, payout: run.data[0]! };
   }
 
   it('answers processing at once with paid_at on the payout and its commissions', async () => {
     const { payout } = await duePayout([1200, 800]);
-    const res = await client.pay(payout.id);
-    expect(res.status).toBe(200);
-    expect(Object.keys(res.body)).toEqual([...PAYOUT_KEYS, 'affiliate', 'commissions']);
-    expect(res.body).toMatchObject({
+    const res = await client.payouts.pay({ id: payout.id });
+    expect(Object.keys(res)).toEqual([...PAYOUT_KEYS, 'affiliate', 'commissions']);
+    expect(res).toMatchObject({
       id: payout.id,
       state: 'processing',
       paid_by_id: null,
       amount: 2000,
     });
-    expect(res.body.paid_at).toMatch(ISO);
-    for (const entry of res.body.commissions) {
-      expect(entry).toMatchObject({ paid_at: res.body.paid_at, state: 'paid' });
+    expect(res.paid_at).toMatch(ISO);
+    for (const entry of res.commissions!) {
+      expect(entry).toMatchObject({ paid_at: res.paid_at, state: 'paid' });
     }
 
     const paid = await eventually(async () => {
-      const r = await client.get(`/v1/payouts/${payout.id}`);
-      return r.body.state === 'paid' ? r.body : undefined;
+      const r = await client.payouts.get({ id: payout.id });
+      return r.state === 'paid' ? r : undefined;
     });
     // The id of the API secret that paid; the spec's "user who paid".
     expect(paid.paid_by_id).toMatch(UUID);
-    expect(paid.paid_at).toBe(res.body.paid_at);
+    expect(paid.paid_at).toBe(res.paid_at);
 
     const events = await eventually(async () => {
       const found = await payoutEvents(payout.id);
@@ -445,36 +460,42 @@ describe('PUT /v1/payouts/:id/pay', () => {
     ]);
     // What the commission service reads to record the commissions as paid.
     for (const event of events.slice(2)) {
-      expect(event.data.paid_at).toBe(res.body.paid_at);
-      expect(ids(event.data.commissions!)).toEqual(ids(payout.commissions));
+      expect(event.data.paid_at).toBe(res.paid_at);
+      expect(ids(event.data.commissions!)).toEqual(ids(payout.commissions!));
     }
     expect(events[3]!.data.paid_by_id).toBe(paid.paid_by_id);
   });
 
   it('changes nothing and answers 422 when the payout is already paid', async () => {
     const { payout } = await duePayout([300]);
-    expect((await client.pay(payout.id)).status).toBe(200);
-    const processingOrPaid = await client.pay(payout.id);
+    await client.payouts.pay({ id: payout.id });
+    const processingOrPaid = await failure(client.payouts.pay({ id: payout.id }));
+    expect(processingOrPaid.error).toBeInstanceOf(InvalidRequestError);
     expect(processingOrPaid.status).toBe(422);
     expect(processingOrPaid.body).toEqual(ALREADY_PAID);
     const paid = await eventually(async () => {
-      const r = await client.get(`/v1/payouts/${payout.id}`);
-      return r.body.state === 'paid' ? r.body : undefined;
+      const r = await client.payouts.get({ id: payout.id });
+      return r.state === 'paid' ? r : undefined;
     });
-    const again = await client.pay(payout.id);
+    const again = await failure(client.payouts.pay({ id: payout.id }));
     expect(again.status).toBe(422);
     expect(again.body).toEqual(ALREADY_PAID);
-    expect((await client.get(`/v1/payouts/${payout.id}`)).body).toEqual(paid);
+    expect(await client.payouts.get({ id: payout.id })).toEqual(paid);
   });
 
   it('pays once when two pay requests race', async () => {
     const { payout } = await duePayout([450]);
-    const answers = await Promise.all([client.pay(payout.id), client.pay(payout.id)]);
-    expect(answers.map((a) => a.status).sort()).toEqual([200, 422]);
-    expect(answers.find((a) => a.status === 422)!.body).toEqual(ALREADY_PAID);
+    const answers = await Promise.allSettled([
+      client.payouts.pay({ id: payout.id }),
+      client.payouts.pay({ id: payout.id }),
+    ]);
+    expect(answers.map((a) => a.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const lost = answers.find((a) => a.status === 'rejected')!.reason;
+    expect(lost).toBeInstanceOf(InvalidRequestError);
+    expect(lost).toMatchObject({ status: 422, body: ALREADY_PAID });
     await eventually(async () => {
-      const r = await client.get(`/v1/payouts/${payout.id}`);
-      return r.body.state === 'paid' ? true : undefined;
+      const r = await client.payouts.get({ id: payout.id });
+      return r.state === 'paid' ? true : undefined;
     });
     await new Promise((resolve) => setTimeout(resolve, 500));
     const events = await payoutEvents(payout.id);
@@ -486,31 +507,30 @@ describe('PUT /v1/payouts/:id/pay', () => {
     const campaignId = await campaignWithMinimum(merchant, 100_000);
     const { payout } = await duePayout([700], campaignId);
     expect(payout.state).toBe('pending');
-    const res = await client.pay(payout.id);
-    expect(res.status).toBe(200);
-    expect(res.body.state).toBe('processing');
+    const res = await client.payouts.pay({ id: payout.id });
+    expect(res.state).toBe('processing');
     await eventually(async () => {
-      const r = await client.get(`/v1/payouts/${payout.id}`);
-      return r.body.state === 'paid' ? true : undefined;
+      const r = await client.payouts.get({ id: payout.id });
+      return r.state === 'paid' ? true : undefined;
     });
   });
 
   it('starts a new payout for commissions that become due after a payment', async () => {
     const { affiliate, payout } = await duePayout([100]);
-    expect((await client.pay(payout.id)).status).toBe(200);
+    await client.payouts.pay({ id: payout.id });
     await commissions(merchant, affiliate, [{ amount: 900 }]);
-    const run = await client.generate({ affiliate_id: affiliate.id });
-    expect(run.body.data).toHaveLength(1);
-    expect(run.body.data[0].id).not.toBe(payout.id);
-    expect(run.body.data[0]).toMatchObject({ amount: 900, state: 'due', paid_at: null });
-    const list = await client.get(`/v1/payouts?affiliate_id=${affiliate.id}`);
-    expect(list.body.data).toHaveLength(2);
+    const run = await client.payouts.generate({ affiliate_id: affiliate.id });
+    expect(run.data).toHaveLength(1);
+    expect(run.data[0]!.id).not.toBe(payout.id);
+    expect(run.data[0]).toMatchObject({ amount: 900, state: 'due', paid_at: null });
+    const list = await client.payouts.list({ affiliate_id: affiliate.id });
+    expect(list.data).toHaveLength(2);
   });
 });
 
 describe('commission events', () => {
   let merchant: TestMerchant;
-  let client: ReturnType<typeof clientOf>;
+  let client: Client;
 
   beforeAll(async () => {
     merchant = await busyMerchant();
@@ -523,8 +543,8 @@ describe('commission events', () => {
       { amount: 1000 },
       { amount: 400 },
     ]);
-    const run = await client.generate({ affiliate_id: affiliate.id });
-    const payout = run.body.data[0];
+    const run = await client.payouts.generate({ affiliate_id: affiliate.id });
+    const payout = run.data[0]!;
     expect(payout.amount).toBe(1400);
 
     const voidedAt = new Date(Date.now() + 1000);
@@ -539,9 +559,9 @@ describe('commission events', () => {
         },
       },
     ]);
-    const after = await client.get(`/v1/payouts/${payout.id}`);
-    expect(after.body.amount).toBe(1000);
-    const entry = after.body.commissions.find((c: any) => c.id === refunded!.id);
+    const after = await client.payouts.get({ id: payout.id });
+    expect(after.amount).toBe(1000);
+    const entry = after.commissions!.find((c) => c.id === refunded!.id);
     expect(entry).toMatchObject({ state: 'voided', voided_at: voidedAt.toISOString() });
     const events = await eventually(async () => {
       const found = await payoutEvents(payout.id);
@@ -560,7 +580,7 @@ describe('commission events', () => {
         data: { ...kept!, amount: 1, updated_at: new Date(Date.now() - 86_400_000).toISOString() },
       },
     ]);
-    expect((await client.get(`/v1/payouts/${payout.id}`)).body.amount).toBe(1000);
+    expect((await client.payouts.get({ id: payout.id })).amount).toBe(1000);
   });
 
   it('are applied once when delivered twice', async () => {
@@ -570,10 +590,10 @@ describe('commission events', () => {
       { type: 'commission.created', data: view },
       { type: 'commission.created', data: view },
     ]);
-    const run = await client.generate({ affiliate_id: affiliate.id });
-    expect(run.body.data).toHaveLength(1);
-    expect(run.body.data[0].commissions).toHaveLength(1);
-    expect(run.body.data[0].amount).toBe(640);
+    const run = await client.payouts.generate({ affiliate_id: affiliate.id });
+    expect(run.data).toHaveLength(1);
+    expect(run.data[0]!.commissions).toHaveLength(1);
+    expect(run.data[0]!.amount).toBe(640);
   });
 
   it('that cannot be read are set aside without blocking the ones after them', async () => {
@@ -584,12 +604,13 @@ describe('commission events', () => {
       { type: 'commission.created', data: noSale },
     ]);
     await commissions(merchant, affiliate, [{ amount: 77 }]);
-    const run = await client.generate({ affiliate_id: affiliate.id });
-    expect(run.body.data.map((p: any) => p.amount)).toEqual([77]);
+    const run = await client.payouts.generate({ affiliate_id: affiliate.id });
+    expect(run.data.map((p) => p.amount)).toEqual([77]);
   });
 });
 
 describe('bad input', () => {
+  // Raw helper: malformed query strings, paths and bodies that the typed client cannot produce.
   it('never causes a 5xx', async () => {
     const merchant = await busyMerchant();
     const secret = merchant.api_secret;
