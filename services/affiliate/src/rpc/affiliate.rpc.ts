@@ -1,6 +1,6 @@
 /** Thin RPC entry points for affiliates: parse the request, call the use case, reply. */
 import { checkExpand, optionalString, parsePageRequest } from '@aff/api';
-import { ok, type RpcHandlers } from '@aff/messaging';
+import { currentEventContext, ok, type RpcHandlers } from '@aff/messaging';
 import { AFFILIATE_EXPANSIONS } from '../domain/affiliate-presenter';
 import type { AffiliateUseCases } from '../domain/affiliates';
 import { callContext, idParam } from './call-context';
@@ -23,12 +23,11 @@ export function affiliateRpc(
         await affiliates.list(callContext(req, rpc), filters, parsePageRequest(req.query), expand),
       );
     },
-    resolveLinkToken: async (req, rpc) =>
-      ok(
-        await affiliates.resolveToken(
-          callContext(req, rpc),
-          optionalString(req.query, 'token') ?? '',
-        ),
+    /** Internal (tracking's link directory): the typed input, no request envelope. */
+    resolveLinkToken: async ({ merchant_id, token }, rpc) =>
+      affiliates.resolveToken(
+        { merchantId: merchant_id, events: currentEventContext(rpc.requestId) },
+        token,
       ),
     createAffiliate: async (req, rpc) =>
       ok(await affiliates.create(callContext(req, rpc), req.body)),
