@@ -3,7 +3,8 @@
  * other parameters is refused, concurrent requests with one key have one effect, and keys are per
  * merchant. With Redis down the keys live in MongoDB and still hold.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import Redis from 'ioredis';
 import { api, request, type ApiResponse } from './support/http';
 import { deadRedisUrl, startIsolatedSystem, type IsolatedSystem } from './support/isolated-system';
 import { createMerchant, type TestMerchant } from './support/merchant';
@@ -203,5 +204,139 @@ describe('Idempotency-Key while Redis is down', () => {
     expect(retry.status).toBe(200);
     expect(retry.headers.get('idempotent-replayed')).toBeNull();
     expect(await affiliatesWithEmail(merchant, form.email!, baseUrl)).toBe(1);
+  });
+});
+
+/**
+ * The crash the store alone cannot cover: the service made the record, then the gateway died
+ * before storing the answer. Its claim expires and the retry runs again; the create's id is
+ * derived from the key, so the second run finds the first run's record (docs/idempotency.md).
+ */
+describe('Idempotency-Key across a gateway killed mid-request', () => {
+  // The claim of a dead gateway lasts 4 × the RPC time-out here (8 s), not 60 s.
+  const LOCK_MS = 8_000;
+  let isolated: IsolatedSystem;
+  let merchant: TestMerchant;
+  let redis: Redis;
+  beforeAll(async () => {
+    isolated = await startIsolatedSystem({
+      env: { RPC_TIMEOUT_MS: '2000', IDEMPOTENCY_LOCK_MS: String(LOCK_MS) },
+    });
+    merchant = await createMerchant({ rateLimit: 1000 });
+    redis = new Redis(isolated.infra.redisUrl, { lazyConnect: true });
+    await redis.connect();
+  });
+  afterAll(async () => {
+    redis?.disconnect();
+    await isolated?.stop();
+  });
+
+  const pidOf = (name: string) =>
+    isolated.system.processes().find((p) => p.name === name && p.label === name)!.pid;
+  const claimOf = (key: string) =>
+    `idem:${merchant.merchant_id}:${createHash('sha256').update(key).digest('hex')}`;
+
+  async function waitFor<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const value = await probe();
+      if (value !== undefined) return value;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  it('re-runs the request after the claim expires and answers the record the first run made', async () => {
+    const baseUrl = isolated.system.gatewayUrl;
+    const client = api(merchant.api_secret, baseUrl);
+    const affiliateForm = newAffiliate();
+    const campaignForm = { name: `Crash ${randomUUID()}` };
+    const endpointForm = { url: 'https://merchant.example.com/hooks' };
+    const writes = [
+      { key: randomUUID(), path: '/v1/affiliates', form: affiliateForm },
+      { key: randomUUID(), path: '/v1/campaigns', form: campaignForm },
+      { key: randomUUID(), path: '/v1/webhook_endpoints', form: endpointForm },
+    ];
+    const campaignsBefore = (await client.get('/v1/campaigns?limit=100')).body.data.length;
+    const endpointsBefore = (await client.get('/v1/webhook_endpoints?limit=100')).body.data.length;
+
+    // Freeze the services, so each request is taken (key claimed, RPC sent) but not answered.
+    const frozen = [pidOf('affiliate'), pidOf('webhook')];
+    frozen.forEach((pid) => process.kill(pid, 'SIGSTOP'));
+    let inFlight: Promise<unknown>[] = [];
+    try {
+      inFlight = writes.map((w) =>
+        writeWithKey(merchant, w.key, w.form, { path: w.path, baseUrl }).catch(() => 'cut off'),
+      );
+      for (const w of writes) {
+        await waitFor(
+          async () => ((await redis.exists(claimOf(w.key))) ? true : undefined),
+          'claim',
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200)); // the RPCs leave the gateway
+      await isolated.system.stopProcess('gateway', 'SIGKILL');
+    } finally {
+      frozen.forEach((pid) => process.kill(pid, 'SIGCONT'));
+    }
+    expect(await Promise.all(inFlight)).toEqual(['cut off', 'cut off', 'cut off']);
+    // The claims outlive the gateway: nobody stored an answer.
+    for (const w of writes)
+      expect(JSON.parse((await redis.get(claimOf(w.key)))!).answer).toBeUndefined();
+    await isolated.system.startProcess('gateway');
+
+    // The services finished the work the dead gateway asked for.
+    const affiliate = await waitFor(async () => {
+      const list = await client.get(
+        `/v1/affiliates?email=${encodeURIComponent(affiliateForm.email!)}`,
+      );
+      return list.body.data[0] as { id: string } | undefined;
+    }, 'the affiliate');
+    const campaign = await waitFor(async () => {
+      const list = await client.get('/v1/campaigns?limit=100');
+      return (list.body.data as { id: string; name: string }[]).find(
+        (c) => c.name === campaignForm.name,
+      );
+    }, 'the campaign');
+    const endpoints = await waitFor(async () => {
+      const list = await client.get('/v1/webhook_endpoints?limit=100');
+      return list.body.data.length > endpointsBefore
+        ? (list.body.data as { id: string }[])
+        : undefined;
+    }, 'the endpoint');
+
+    // Once the dead gateway's claims expire, the retries run again, and make nothing new.
+    await waitFor(
+      async () =>
+        (await redis.exists(...writes.map((w) => claimOf(w.key)))) === 0 ? true : undefined,
+      'the claims to expire',
+    );
+    const retries = await Promise.all(
+      writes.map((w) => writeWithKey(merchant, w.key, w.form, { path: w.path, baseUrl })),
+    );
+    expect(retries.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(retries.map((r) => r.headers.get('idempotent-replayed'))).toEqual([null, null, null]);
+    expect(retries[0]!.body.id).toBe(affiliate.id);
+    expect(retries[0]!.body.links).toHaveLength(1);
+    expect(retries[1]!.body.id).toBe(campaign.id);
+    expect(endpoints.map((e) => e.id)).toContain(retries[2]!.body.id);
+    expect(retries[2]!.body.secret).toEqual(expect.any(String));
+
+    expect(await affiliatesWithEmail(merchant, affiliateForm.email!, baseUrl)).toBe(1);
+    const campaignsAfter = (await client.get('/v1/campaigns?limit=100')).body.data;
+    expect(
+      campaignsAfter.filter((c: { name: string }) => c.name === campaignForm.name),
+    ).toHaveLength(1);
+    expect(campaignsAfter.length).toBe(campaignsBefore + 1);
+    expect((await client.get('/v1/webhook_endpoints?limit=100')).body.data.length).toBe(
+      endpointsBefore + 1,
+    );
+    // And from now on the stored answer is replayed.
+    const again = await writeWithKey(merchant, writes[1]!.key, campaignForm, {
+      path: '/v1/campaigns',
+      baseUrl,
+    });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.id).toBe(campaign.id);
   });
 });

@@ -9,6 +9,13 @@ export const rpcRequestSchema = z.object({
   expand: z.array(z.string()).default([]),
   /** The API secret that made the call; payouts record it as `paid_by_id`. */
   api_key_id: z.string().nullable().default(null),
+  /**
+   * Set when the REST call carries an `Idempotency-Key`: a name for this request (merchant, key
+   * and request fingerprint, hashed). A create derives its record's id from it, so a re-run of
+   * the same request after a crash finds the record it made instead of making a second one
+   * (docs/idempotency.md).
+   */
+  idempotency_seed: z.string().optional(),
 });
 export type RpcRequest = z.infer<typeof rpcRequestSchema>;
 

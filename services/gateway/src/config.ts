@@ -21,6 +21,11 @@ export const configSchema = commonConfigSchema.extend({
   IDEMPOTENCY_TTL_HOURS: env.positiveInt(24),
   /** How long a request waits for another in flight with the same key before a 409. */
   IDEMPOTENCY_WAIT_MS: env.positiveInt(10_000),
+  /**
+   * How long a key stays claimed by a request that never answered (its gateway died). At least
+   * four RPC time-outs, so a live request never loses its claim.
+   */
+  IDEMPOTENCY_LOCK_MS: env.positiveInt(60_000),
   /** How long a verified API secret is trusted without a database look-up. */
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5000),
   /** Express `trust proxy` setting, for client IPs behind a load balancer. */

@@ -76,7 +76,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
       ttlMs: config.IDEMPOTENCY_TTL_HOURS * 3_600_000,
       waitMs: config.IDEMPOTENCY_WAIT_MS,
       // Far above the RPC time-out: only a gateway that died mid-request leaves a key this long.
-      lockMs: Math.max(60_000, config.RPC_TIMEOUT_MS * 4),
+      lockMs: Math.max(config.IDEMPOTENCY_LOCK_MS, config.RPC_TIMEOUT_MS * 4),
       pollMs: 25,
       log,
     },

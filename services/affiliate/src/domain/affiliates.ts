@@ -1,5 +1,4 @@
 /** Affiliate use cases: create (with its first link), update, read, list. */
-import { randomUUID } from 'node:crypto';
 import {
   buildEvent,
   createAffiliateBodySchema,
@@ -42,6 +41,10 @@ export class AffiliateUseCases {
     const input = validate(createAffiliateBodySchema, body);
     if (!input.ok) throw errors.invalid(CREATE_FAILED, input.details);
     const value = input.value;
+    const id = ctx.newId('affiliate');
+    // A re-run of a request whose answer was lost (same Idempotency-Key): answer what it made.
+    const made = await this.affiliates.findById(ctx.merchantId, id);
+    if (made) return this.presenter.presentOne(ctx.merchantId, made);
     const campaign = await this.campaigns
       .resolveForAffiliate(ctx, value.campaign_id)
       .catch(rethrowAsInvalid(CREATE_FAILED));
@@ -49,7 +52,7 @@ export class AffiliateUseCases {
     const taken = await this.takenFields(ctx.merchantId, value, token);
     if (taken.length > 0) throw errors.invalid(CREATE_FAILED, taken);
 
-    const record = newAffiliateRecord(ctx.merchantId, campaign._id, value);
+    const record = newAffiliateRecord(id, ctx.merchantId, campaign._id, value);
     const link = await this.links
       .reserve(ctx.merchantId, record._id, token)
       .catch(rethrowAsInvalid(CREATE_FAILED));
@@ -191,12 +194,12 @@ export class AffiliateUseCases {
 }
 
 function newAffiliateRecord(
+  id: string,
   merchantId: string,
   campaignId: string,
   value: CreateAffiliateBody,
 ): Omit<AffiliateRecord, 'pending_events'> {
   const now = new Date();
-  const id = randomUUID();
   return {
     _id: id,
     merchant_id: merchantId,

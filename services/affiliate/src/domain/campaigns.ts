@@ -32,6 +32,7 @@ export class CampaignUseCases {
     const existing = await this.campaigns.findOne(ctx.merchantId, { default_slot: 'default' });
     if (existing) return existing;
     const record = this.newRecord(
+      randomUUID(),
       ctx.merchantId,
       defaultCampaignSettings(this.defaultCampaignUrl),
       true,
@@ -68,16 +69,28 @@ export class CampaignUseCases {
     );
     const problems = campaignProblems(settings);
     if (problems.length > 0) throw errors.invalid('Could not create campaign.', problems);
+    const id = ctx.newId('campaign');
+    // A re-run of a request whose answer was lost (same Idempotency-Key): answer what it made.
+    const made = await this.campaigns.findById(ctx.merchantId, id);
+    if (made) return toCampaignView(made);
     await this.ensureDefault(ctx);
-    const record = this.newRecord(ctx.merchantId, settings, false);
+    const record = this.newRecord(id, ctx.merchantId, settings, false);
     const view = toCampaignView({ ...record, pending_events: [] });
-    const result = await this.campaigns.insert(
-      record,
-      [buildEvent('campaign.created', ctx.merchantId, view)],
-      ctx.events,
-    );
-    this.relay.relay(result.pending);
-    return view;
+    try {
+      const result = await this.campaigns.insert(
+        record,
+        [buildEvent('campaign.created', ctx.merchantId, view)],
+        ctx.events,
+      );
+      this.relay.relay(result.pending);
+      return view;
+    } catch (error) {
+      // The first run of this request, still going, wrote it a moment ago.
+      const first =
+        isDuplicateKeyError(error) && (await this.campaigns.findById(ctx.merchantId, id));
+      if (!first) throw error;
+      return toCampaignView(first);
+    }
   }
 
   async update(ctx: CallContext, id: string, body: unknown): Promise<CampaignView> {
@@ -122,11 +135,11 @@ export class CampaignUseCases {
   }
 
   private newRecord(
+    id: string,
     merchantId: string,
     settings: CampaignSettings,
     isDefault: boolean,
   ): Omit<CampaignRecord, 'pending_events'> {
-    const id = randomUUID();
     const now = new Date();
     return {
       _id: id,

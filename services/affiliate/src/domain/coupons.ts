@@ -1,5 +1,4 @@
 /** Affiliate coupons: codes customers use at checkout, attributed to the coupon's affiliate. */
-import { randomUUID } from 'node:crypto';
 import { buildEvent, createCouponBodySchema, validate } from '@aff/contracts';
 import type { CouponView, Paginated } from '@aff/contracts';
 import { errors, optionalString, paginate, parsePageRequest } from '@aff/api';
@@ -40,6 +39,10 @@ export class CouponUseCases {
     const input = validate(createCouponBodySchema, body);
     if (!input.ok) throw errors.invalid(CREATE_FAILED, input.details);
     const { affiliate_id: affiliateId, token: code, external_id: externalId } = input.value;
+    const id = ctx.newId('affiliate_coupon');
+    // A re-run of a request whose answer was lost (same Idempotency-Key): answer what it made.
+    const made = await this.coupons.findById(ctx.merchantId, id);
+    if (made) return toCouponView(made);
     const [affiliate, taken] = await Promise.all([
       this.affiliates.findById(ctx.merchantId, affiliateId),
       this.coupons.findOne(ctx.merchantId, { code }),
@@ -51,7 +54,7 @@ export class CouponUseCases {
     if (problems.length > 0 || !affiliate) throw errors.invalid(CREATE_FAILED, problems);
     const now = new Date();
     const record: Omit<CouponRecord, 'pending_events'> = {
-      _id: randomUUID(),
+      _id: id,
       merchant_id: ctx.merchantId,
       code,
       affiliate_id: affiliate._id,

@@ -57,7 +57,7 @@ export class EmailConfirmations {
   }
 
   /** Uses the link once: the pending address becomes `email`, and `affiliate.confirmed` follows. */
-  async confirm(token: string, ctx: Omit<CallContext, 'merchantId'>): Promise<AffiliateView> {
+  async confirm(token: string, ctx: Pick<CallContext, 'events'>): Promise<AffiliateView> {
     const now = this.now();
     const claimed = token
       ? await this.tokens

@@ -65,12 +65,16 @@ export class LinkUseCases {
     const affiliate = await this.affiliates.findById(ctx.merchantId, input.value.affiliate_id);
     if (!affiliate)
       throw errors.invalid('Could not create affiliate link.', ['Affiliate does not exist']);
+    const id = ctx.newId('affiliate_link');
+    // A re-run of a request whose answer was lost (same Idempotency-Key): answer what it made.
+    const made = await this.links.findById(ctx.merchantId, id);
+    if (made) return toLinkView(made, await this.campaignUrl(affiliate));
     const token = input.value.token ?? generateLinkToken(affiliate.first_name);
     if (await this.findLiveByToken(ctx.merchantId, token)) {
       throw errors.invalid('Could not create affiliate link.', [TOKEN_TAKEN]);
     }
     const record = {
-      ...newLinkRecord(ctx.merchantId, affiliate._id, token),
+      ...newLinkRecord(ctx.merchantId, affiliate._id, token, id),
       url: input.value.url ?? null,
     };
     const view = toLinkView({ ...record, pending_events: [] }, await this.campaignUrl(affiliate));
@@ -171,10 +175,11 @@ function newLinkRecord(
   merchantId: string,
   affiliateId: string,
   token: string,
+  id: string = randomUUID(),
 ): Omit<LinkRecord, 'pending_events'> {
   const now = new Date();
   return {
-    _id: randomUUID(),
+    _id: id,
     merchant_id: merchantId,
     affiliate_id: affiliateId,
     token,

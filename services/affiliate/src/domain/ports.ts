@@ -9,4 +9,9 @@ export interface EventRelay {
 export interface CallContext {
   merchantId: string;
   events: EventContext;
+  /**
+   * The id for a record this call creates: derived from the call's Idempotency-Key when it has
+   * one (a re-run after a lost answer gets the same id), random otherwise.
+   */
+  newId(kind: string): string;
 }

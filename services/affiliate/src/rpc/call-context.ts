@@ -1,9 +1,13 @@
-import type { RpcRequest } from '@aff/contracts';
+import { newRecordId, type RpcRequest } from '@aff/contracts';
 import { currentEventContext, type RpcContext } from '@aff/messaging';
 import type { CallContext } from '../domain/ports';
 
 export function callContext(request: RpcRequest, rpc: RpcContext): CallContext {
-  return { merchantId: request.merchant_id, events: currentEventContext(rpc.requestId) };
+  return {
+    merchantId: request.merchant_id,
+    events: currentEventContext(rpc.requestId),
+    newId: (kind) => newRecordId(request.idempotency_seed, kind),
+  };
 }
 
 /** The `:id` path parameter; the gateway always sends it for routes that have one. */

@@ -54,6 +54,8 @@ export function idempotency(deps: IdempotencyDeps) {
       res.set(answer.headers).set('Idempotent-Replayed', 'true');
       res.status(answer.status).json(answer.body);
     } else {
+      // The services derive the ids of what this request creates from it (see rpc-proxy.ts).
+      res.locals.idempotencySeed = `${key}:${pending.fingerprint}`;
       storeAnswerBeforeSending(req, res, key, pending, deps);
       next();
     }

@@ -19,6 +19,7 @@ export function proxyTo(route: Route, rpc: RpcClient) {
         body: req.body ?? {},
         expand: parseExpand(query.expand ?? query['expand[]']),
         api_key_id: merchant.apiKeyId,
+        idempotency_seed: res.locals.idempotencySeed as string | undefined,
       },
       res.locals.requestId as string,
     );

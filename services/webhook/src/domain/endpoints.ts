@@ -2,7 +2,6 @@
  * Webhook endpoint use cases: create (answers the secret once), read, list, update (enabling
  * again clears an automatic disabling), rotate the secret (answers the new one once), delete.
  */
-import { randomUUID } from 'node:crypto';
 import { validate } from '@aff/contracts';
 import type { Paginated } from '@aff/contracts';
 import { AppError, errors, paginate, type PageRequest } from '@aff/api';
@@ -35,9 +34,14 @@ export class EndpointUseCases {
   async create(ctx: CallContext, body: unknown): Promise<EndpointView> {
     const input = validate(this.schemas.create, body);
     if (!input.ok) throw errors.invalid(CREATE_FAILED, input.details);
+    const id = ctx.newId('webhook_endpoint');
+    // A re-run of a request whose answer was lost (same Idempotency-Key): answer what it made,
+    // with its secret as the lost answer had it.
+    const made = await this.endpoints.findById(ctx.merchantId, id);
+    if (made) return toEndpointView(made, true);
     const now = new Date();
     const record: Omit<EndpointRecord, 'pending_events'> = {
-      _id: randomUUID(),
+      _id: id,
       merchant_id: ctx.merchantId,
       url: input.value.url,
       events: input.value.events ?? [ALL_EVENTS],

@@ -4,6 +4,11 @@ import type { Claim } from '../data/delivery-claims';
 /** Who is asking: the tenant. */
 export interface CallContext {
   merchantId: string;
+  /**
+   * The id for a record this call creates: derived from the call's Idempotency-Key when it has
+   * one (a re-run after a lost answer gets the same id), random otherwise.
+   */
+  newId(kind: string): string;
 }
 
 /** W3C trace context of the event that caused a delivery. */

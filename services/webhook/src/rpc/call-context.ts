@@ -1,8 +1,11 @@
-import type { RpcRequest } from '@aff/contracts';
+import { newRecordId, type RpcRequest } from '@aff/contracts';
 import type { CallContext } from '../domain/ports';
 
 export function callContext(request: RpcRequest): CallContext {
-  return { merchantId: request.merchant_id };
+  return {
+    merchantId: request.merchant_id,
+    newId: (kind) => newRecordId(request.idempotency_seed, kind),
+  };
 }
 
 /** The `:id` path parameter; the gateway always sends it for routes that have one. */
