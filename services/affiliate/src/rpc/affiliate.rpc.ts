@@ -1,9 +1,9 @@
 /** Thin RPC entry points for affiliates: parse the request, call the use case, reply. */
 import { checkExpand, optionalString, parsePageRequest } from '@aff/api';
-import { currentEventContext, ok, type RpcHandlers } from '@aff/messaging';
+import { ok, type RpcHandlers } from '@aff/messaging';
 import { AFFILIATE_EXPANSIONS } from '../domain/affiliate-presenter';
 import type { AffiliateUseCases } from '../domain/affiliates';
-import { callContext, idParam } from './call-context';
+import { callContext, idParam, internalCallContext } from './call-context';
 
 export function affiliateRpc(
   affiliates: AffiliateUseCases,
@@ -25,10 +25,7 @@ export function affiliateRpc(
     },
     /** Internal (tracking's link directory): the typed input, no request envelope. */
     resolveLinkToken: async ({ merchant_id, token }, rpc) =>
-      affiliates.resolveToken(
-        { merchantId: merchant_id, events: currentEventContext(rpc.requestId) },
-        token,
-      ),
+      affiliates.resolveToken(internalCallContext(merchant_id, rpc), token),
     createAffiliate: async (req, rpc) =>
       ok(await affiliates.create(callContext(req, rpc), req.body)),
     getAffiliate: async (req, rpc) => ok(await affiliates.get(callContext(req, rpc), idParam(req))),
