@@ -10,7 +10,13 @@ import {
   referralCountersConsumer,
 } from './consumers/derived-counters.consumer';
 import { affiliateModel } from './data/affiliate.schema';
+import { AffiliateRepository } from './data/affiliate.repository';
+import { CampaignRepository } from './data/campaign.repository';
+import { CounterRepository } from './data/counter.repository';
+import { CouponRepository } from './data/coupon.repository';
 import { factModels } from './data/facts.schema';
+import { LinkRepository } from './data/link.repository';
+import { OneTimeTokenRepository } from './data/one-time-token.repository';
 import { DerivedCounters } from './domain/derived-counters';
 import { campaignModel } from './data/campaign.schema';
 import { linkModel } from './data/link.schema';
@@ -43,18 +49,19 @@ type AffiliateModels = ReturnType<typeof affiliateModels>;
 
 export async function buildAffiliate(deps: ServiceDeps<AffiliateConfig, AffiliateModels>) {
   const { config, log, models, mongo, nc, relay } = deps;
-  const campaigns = new TenantRepository(models.campaign);
-  const affiliates = new TenantRepository(models.affiliate);
-  const links = new TenantRepository(models.link);
+  // Repositories relay the events their writes queue; use cases never see the relay.
+  const campaigns = new CampaignRepository(new TenantRepository(models.campaign), relay);
+  const affiliates = new AffiliateRepository(new TenantRepository(models.affiliate), relay);
+  const links = new LinkRepository(new TenantRepository(models.link), relay);
+  const coupons = new CouponRepository(new TenantRepository(models.coupon), relay);
 
-  const campaignUseCases = new CampaignUseCases(campaigns, relay, config.DEFAULT_CAMPAIGN_URL);
-  const linkUseCases = new LinkUseCases(links, affiliates, campaigns, relay);
+  const campaignUseCases = new CampaignUseCases(campaigns, config.DEFAULT_CAMPAIGN_URL);
+  const linkUseCases = new LinkUseCases(links, affiliates, campaigns);
   const affiliateUseCases = new AffiliateUseCases(
     affiliates,
     campaignUseCases,
     linkUseCases,
     new AffiliatePresenter(campaigns, links),
-    relay,
   );
 
   const mail = await mailModule({
@@ -62,11 +69,12 @@ export async function buildAffiliate(deps: ServiceDeps<AffiliateConfig, Affiliat
     config,
     affiliates,
     presenter: new AffiliatePresenter(campaigns, links),
-    relay,
     log,
   });
 
-  const derived = new DerivedCounters(models.facts, models.affiliate, models.link, models.coupon);
+  const derived = new DerivedCounters(
+    new CounterRepository(models.facts, models.affiliate, models.link, models.coupon),
+  );
   return {
     consumers: [
       () =>
@@ -92,8 +100,10 @@ export async function buildAffiliate(deps: ServiceDeps<AffiliateConfig, Affiliat
       ...affiliateRpc(affiliateUseCases),
       ...campaignRpc(campaignUseCases),
       ...linkRpc(linkUseCases),
-      ...couponRpc(new CouponUseCases(new TenantRepository(models.coupon), affiliates, relay)),
-      ...magicLinkRpc(new MagicLinks(models.ssoToken, affiliates, config.PUBLIC_URL)),
+      ...couponRpc(new CouponUseCases(coupons, affiliates)),
+      ...magicLinkRpc(
+        new MagicLinks(new OneTimeTokenRepository(models.ssoToken), affiliates, config.PUBLIC_URL),
+      ),
       ...mail.rpc,
     },
   };

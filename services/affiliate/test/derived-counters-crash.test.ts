@@ -12,6 +12,7 @@ import { factModels, type FactModels } from '../src/data/facts.schema';
 import { affiliateModel } from '../src/data/affiliate.schema';
 import { linkModel } from '../src/data/link.schema';
 import { couponModel } from '../src/data/coupon.schema';
+import { CounterRepository } from '../src/data/counter.repository';
 import { DerivedCounters, REPAIR_AFTER_MS } from '../src/domain/derived-counters';
 
 let mongo: Connection;
@@ -45,10 +46,7 @@ beforeAll(async () => {
     conversions: 0,
   } as never);
   counters = new DerivedCounters(
-    facts,
-    affiliates,
-    links,
-    couponModel(mongo),
+    new CounterRepository(facts, affiliates, links, couponModel(mongo)),
     () => new Date(clock),
   );
 });

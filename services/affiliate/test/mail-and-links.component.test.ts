@@ -9,9 +9,15 @@ import path from 'node:path';
 import type { Connection, Model } from 'mongoose';
 import { AppError } from '@aff/api';
 import { createLogger } from '@aff/logging';
+import { buildEvent } from '@aff/contracts';
+import type { PendingEvent } from '@aff/messaging';
 import { TenantRepository, connectMongo } from '@aff/mongo';
+import { AffiliateRepository } from '../src/data/affiliate.repository';
 import { affiliateModel, type AffiliateRecord } from '../src/data/affiliate.schema';
+import { CampaignRepository } from '../src/data/campaign.repository';
 import { campaignModel } from '../src/data/campaign.schema';
+import { LinkRepository } from '../src/data/link.repository';
+import { OneTimeTokenRepository } from '../src/data/one-time-token.repository';
 import { emailConfirmationModel } from '../src/data/email-confirmation.schema';
 import { linkModel } from '../src/data/link.schema';
 import { sentMailModel, type SentMailRecord } from '../src/data/sent-mail.schema';
@@ -19,6 +25,7 @@ import { ssoTokenModel } from '../src/data/sso-token.schema';
 import { AffiliatePresenter } from '../src/domain/affiliate-presenter';
 import { EmailConfirmations } from '../src/domain/email-confirmations';
 import { MagicLinks } from '../src/domain/magic-links';
+import { DuplicateError } from '../src/domain/ports';
 import {
   createMailTransport,
   type MailTransport,
@@ -29,7 +36,10 @@ import { OnceMailer } from '../src/mail/once-mailer';
 const log = createLogger('test', 'silent');
 let mongo: Connection;
 let sent: Model<SentMailRecord>;
-let affiliates: TenantRepository<AffiliateRecord>;
+let affiliates: AffiliateRepository;
+/** What the repositories handed to the relay. */
+const relayed: PendingEvent[] = [];
+const relay = { relay: (pending: PendingEvent[]) => void relayed.push(...pending) };
 let clock: Date;
 const now = () => clock;
 
@@ -38,7 +48,7 @@ beforeAll(async () => {
   sent = sentMailModel(mongo);
   const affiliateRecords = affiliateModel(mongo);
   await Promise.all([sent.init(), affiliateRecords.init()]);
-  affiliates = new TenantRepository(affiliateRecords);
+  affiliates = new AffiliateRepository(new TenantRepository(affiliateRecords), relay);
 });
 beforeEach(() => {
   clock = new Date('2026-06-01T12:00:00Z');
@@ -141,16 +151,57 @@ async function anAffiliate(fields: Partial<AffiliateRecord> = {}): Promise<Affil
     created_at: clock,
     updated_at: clock,
     ...fields,
-  } as Omit<AffiliateRecord, 'pending_events'>;
-  await affiliates.insert(record);
-  return { ...record, pending_events: [] };
+  } as AffiliateRecord;
+  await affiliates.insertWithEvents(record, [], {});
+  return record;
 }
+
+describe('affiliate repository', () => {
+  it('relays the events of its own writes, and reports a taken unique key as DuplicateError', async () => {
+    const affiliate = await anAffiliate();
+    const event = buildEvent('affiliate.email_change_requested', 'm1', {
+      affiliate_id: affiliate._id,
+      email: 'x@example.com',
+    });
+    relayed.length = 0;
+    const updated = await affiliates.updateWithEvents(
+      'm1',
+      affiliate._id,
+      { first_name: 'Renamed' },
+      [event],
+      {},
+    );
+    expect(updated).toMatchObject({ first_name: 'Renamed' });
+    expect(relayed.map((item) => item.event.id)).toEqual([event.id]);
+    // Conditional: a record that no longer matches is not written.
+    expect(
+      await affiliates.updateWithEvents(
+        'm1',
+        affiliate._id,
+        { last_name: 'X' },
+        [],
+        {},
+        {
+          first_name: 'Someone else',
+        },
+      ),
+    ).toBeNull();
+
+    const twin = { ...affiliate, _id: randomUUID(), customer_key: `none:${randomUUID()}` };
+    await expect(affiliates.insertWithEvents(twin, [], {})).rejects.toBeInstanceOf(DuplicateError);
+  });
+});
 
 describe('link expiry', () => {
   it('refuses a magic link after its minute', async () => {
     const tokens = ssoTokenModel(mongo);
     await tokens.init();
-    const links = new MagicLinks(tokens, affiliates, 'http://portal.test', now);
+    const links = new MagicLinks(
+      new OneTimeTokenRepository(tokens),
+      affiliates,
+      'http://portal.test',
+      now,
+    );
     const affiliate = await anAffiliate();
     const issued = await links.issue('m1', affiliate._id);
     const token = new URL(issued.sso.url).searchParams.get('token')!;
@@ -162,15 +213,13 @@ describe('link expiry', () => {
     const tokens = emailConfirmationModel(mongo);
     await tokens.init();
     const presenter = new AffiliatePresenter(
-      new TenantRepository(campaignModel(mongo)),
-      new TenantRepository(linkModel(mongo)),
+      new CampaignRepository(new TenantRepository(campaignModel(mongo)), relay),
+      new LinkRepository(new TenantRepository(linkModel(mongo)), relay),
     );
-    const relay = { relay: async () => undefined };
     const confirmations = new EmailConfirmations(
-      tokens,
+      new OneTimeTokenRepository(tokens),
       affiliates,
       presenter,
-      relay,
       3_600_000,
       now,
     );

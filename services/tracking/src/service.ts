@@ -2,7 +2,7 @@
 import { STREAMS } from '@aff/contracts';
 import { defineService, type ServiceDeps } from '@aff/kernel';
 import { RpcClient, startConsumer, startPartitionedConsumers } from '@aff/messaging';
-import { NewestIndex, ProcessedEvents } from '@aff/mongo';
+import { NewestIndex, ProcessedEvents, TenantRepository } from '@aff/mongo';
 import type { Connection } from 'mongoose';
 import { configSchema, loadTrackingConfig, type TrackingConfig } from './config';
 import { catalogConsumer } from './consumers/catalog.consumer';
@@ -30,18 +30,19 @@ type TrackingModels = ReturnType<typeof trackingModels>;
 export function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingModels>) {
   const { config, log, models, mongo, nc, relay } = deps;
   const referralsModel = models.referral;
-  const referrals = new ReferralRepository(referralsModel);
   // The hot path's read models live in memory, loaded at start and kept current by events.
   const catalogRepo = new CachedCatalogRepository(models.catalog);
   const linkCounts = new LinkCountsMemory(referralsModel);
   const newest = NewestIndex.of(referralsModel, 'referral.created');
+  // Relays the events its writes queue and keeps `newest` current; use cases never see either.
+  const referrals = new ReferralRepository(new TenantRepository(referralsModel), relay, newest);
 
   const catalog = new Catalog(
     catalogRepo,
     new RpcLinkDirectory(new RpcClient(nc, config.RPC_TIMEOUT_MS)),
   );
   const presenter = new ReferralPresenter(linkCounts, catalogRepo);
-  const writer = new ReferralWriter(referrals, presenter, relay, newest);
+  const writer = new ReferralWriter(referrals, presenter);
   const visits = new VisitUseCases(referrals, catalog, writer);
   const attribution = new AttributionUseCases(
     referrals,
@@ -83,7 +84,7 @@ export function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingModels>)
     ],
     rpc: trackingRpc({
       visits,
-      queries: new ReferralQueries(referrals, presenter, newest),
+      queries: new ReferralQueries(referrals, presenter),
       referrals,
       presenter,
     }),

@@ -1,40 +1,13 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import type { AffiliateState, CommissionStats } from '@aff/contracts';
 import type { StoredPendingEvent } from '@aff/mongo';
+import type { AffiliateRecord } from '../domain/records';
 
-export interface AffiliateRecord {
-  _id: string;
-  merchant_id: string;
-  campaign_id: string;
-  state: AffiliateState;
-  first_name: string;
-  last_name: string;
-  email: string;
-  confirmed_at: Date | null;
-  unconfirmed_email: string | null;
-  wallet_a_email: string | null;
-  wallet_a_email_confirmed_at: Date | null;
-  wallet_b_email: string | null;
-  wallet_b_email_confirmed_at: Date | null;
-  receive_new_commission_notifications: boolean;
-  sign_in_count: number;
-  processor_customer_id: string | null;
-  /**
-   * Uniqueness key for processor_customer_id. FerretDB has no partial or sparse indexes, so a
-   * unique index on a nullable field would make every null collide; non-customers get their own id.
-   */
-  customer_key: string;
-  processor_account_id: string | null;
-  visitors: number;
-  leads: number;
-  conversions: number;
-  commission_stats: CommissionStats;
-  created_at: Date;
-  updated_at: Date;
-  pending_events: StoredPendingEvent[];
-}
+export type { AffiliateRecord };
 
-const schema = new Schema<AffiliateRecord>(
+/** The stored document: the record plus its outbox of events not yet relayed. */
+export type AffiliateDocument = AffiliateRecord & { pending_events: StoredPendingEvent[] };
+
+const schema = new Schema<AffiliateDocument>(
   {
     _id: { type: String, required: true },
     merchant_id: { type: String, required: true },
@@ -69,6 +42,6 @@ schema.index({ merchant_id: 1, customer_key: 1 }, { unique: true });
 schema.index({ merchant_id: 1, created_at: -1 });
 schema.index({ merchant_id: 1, campaign_id: 1, created_at: -1 });
 
-export function affiliateModel(connection: Connection): Model<AffiliateRecord> {
-  return connection.model<AffiliateRecord>('Affiliate', schema, 'affiliates');
+export function affiliateModel(connection: Connection): Model<AffiliateDocument> {
+  return connection.model<AffiliateDocument>('Affiliate', schema, 'affiliates');
 }

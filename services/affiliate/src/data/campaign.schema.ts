@@ -1,29 +1,13 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { StoredPendingEvent } from '@aff/mongo';
+import type { CampaignRecord } from '../domain/records';
 
-export interface CampaignRecord {
-  _id: string;
-  merchant_id: string;
-  name: string;
-  url: string;
-  reward_type: 'percent' | 'amount';
-  commission_percent: number | null;
-  commission_amount_cents: number | null;
-  commission_amount_currency: string | null;
-  minimum_payout_cents: number;
-  days_until_commissions_are_due: number;
-  days_before_referrals_expire: number;
-  max_commission_period_months: number | null;
-  max_commissions: number | null;
-  is_default: boolean;
-  /** 'default' for the merchant's default campaign, else the campaign id: unique per merchant. */
-  default_slot: string;
-  created_at: Date;
-  updated_at: Date;
-  pending_events: StoredPendingEvent[];
-}
+export type { CampaignRecord };
 
-const schema = new Schema<CampaignRecord>(
+/** The stored document: the record plus its outbox of events not yet relayed. */
+export type CampaignDocument = CampaignRecord & { pending_events: StoredPendingEvent[] };
+
+const schema = new Schema<CampaignDocument>(
   {
     _id: { type: String, required: true },
     merchant_id: { type: String, required: true },
@@ -49,6 +33,6 @@ const schema = new Schema<CampaignRecord>(
 schema.index({ merchant_id: 1, default_slot: 1 }, { unique: true });
 schema.index({ merchant_id: 1, created_at: -1 });
 
-export function campaignModel(connection: Connection): Model<CampaignRecord> {
-  return connection.model<CampaignRecord>('Campaign', schema, 'campaigns');
+export function campaignModel(connection: Connection): Model<CampaignDocument> {
+  return connection.model<CampaignDocument>('Campaign', schema, 'campaigns');
 }

@@ -1,24 +1,13 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { StoredPendingEvent } from '@aff/mongo';
+import type { CouponRecord } from '../domain/records';
 
-export interface CouponRecord {
-  _id: string;
-  merchant_id: string;
-  /** Unique per merchant; the code customers enter at checkout. */
-  code: string;
-  affiliate_id: string;
-  campaign_id: string;
-  processor_coupon_id: string | null;
-  leads: number;
-  conversions: number;
-  archived: boolean;
-  archived_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  pending_events: StoredPendingEvent[];
-}
+export type { CouponRecord };
 
-const schema = new Schema<CouponRecord>(
+/** The stored document: the record plus its outbox of events not yet relayed. */
+export type CouponDocument = CouponRecord & { pending_events: StoredPendingEvent[] };
+
+const schema = new Schema<CouponDocument>(
   {
     _id: String,
     merchant_id: { type: String, required: true },
@@ -40,6 +29,6 @@ schema.index({ merchant_id: 1, code: 1 }, { unique: true });
 schema.index({ merchant_id: 1, affiliate_id: 1, created_at: -1 });
 schema.index({ merchant_id: 1, created_at: -1 });
 
-export function couponModel(connection: Connection): Model<CouponRecord> {
-  return connection.model<CouponRecord>('AffiliateCoupon', schema, 'affiliate_coupons');
+export function couponModel(connection: Connection): Model<CouponDocument> {
+  return connection.model<CouponDocument>('AffiliateCoupon', schema, 'affiliate_coupons');
 }

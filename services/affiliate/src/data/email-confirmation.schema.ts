@@ -1,18 +1,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import type { EmailConfirmationRecord } from '../domain/records';
 
-/**
- * The one live e-mail confirmation link of an affiliate (keyed by affiliate id, so a newer
- * request replaces and thereby invalidates the older link). Only a hash of the token is stored.
- */
-export interface EmailConfirmationRecord {
-  _id: string;
-  merchant_id: string;
-  /** The address this link confirms. */
-  email: string;
-  token_hash: string;
-  expires_at: Date;
-  used_at: Date | null;
-}
+export type { EmailConfirmationRecord };
 
 const schema = new Schema<EmailConfirmationRecord>(
   {

@@ -4,48 +4,9 @@
  * rewrites the same fact instead of counting twice.
  */
 import { Schema, type Connection, type Model } from 'mongoose';
+import type { CommissionFact, CouponReferralFact, ReferralFact, SaleFact } from '../domain/records';
 
-export interface ReferralFact {
-  _id: string;
-  merchant_id: string;
-  affiliate_id: string;
-  link_id: string | null;
-  /** 0 or 1; only ever raised ($max), so events may arrive in any order. */
-  lead: number;
-  conversion: number;
-  /** Set while the counters have not yet received this fact's last change (see derived-counters.ts). */
-  pending_since?: Date | null;
-}
-
-export interface CouponReferralFact {
-  _id: string;
-  merchant_id: string;
-  coupon_id: string;
-  lead: number;
-  conversion: number;
-}
-
-export interface CommissionFact {
-  _id: string;
-  merchant_id: string;
-  affiliate_id: string;
-  currency: string;
-  amount: number;
-  state: string;
-  updated_at: string;
-  pending_since?: Date | null;
-}
-
-export interface SaleFact {
-  _id: string;
-  merchant_id: string;
-  affiliate_id: string;
-  currency: string;
-  gross_cents: number;
-  net_cents: number;
-  updated_at: string;
-  pending_since?: Date | null;
-}
+export type { CommissionFact, CouponReferralFact, ReferralFact, SaleFact };
 
 export function factModels(connection: Connection) {
   const referral = new Schema<ReferralFact>(

@@ -1,22 +1,13 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { StoredPendingEvent } from '@aff/mongo';
+import type { LinkRecord } from '../domain/records';
 
-export interface LinkRecord {
-  _id: string;
-  merchant_id: string;
-  affiliate_id: string;
-  token: string;
-  /** Landing page chosen for this link; null (or absent on older links) = the campaign's URL. */
-  url?: string | null;
-  visitors: number;
-  leads: number;
-  conversions: number;
-  created_at: Date;
-  updated_at: Date;
-  pending_events: StoredPendingEvent[];
-}
+export type { LinkRecord };
 
-const schema = new Schema<LinkRecord>(
+/** The stored document: the record plus its outbox of events not yet relayed. */
+export type LinkDocument = LinkRecord & { pending_events: StoredPendingEvent[] };
+
+const schema = new Schema<LinkDocument>(
   {
     _id: { type: String, required: true },
     merchant_id: { type: String, required: true },
@@ -36,6 +27,6 @@ schema.index({ merchant_id: 1, token: 1 }, { unique: true });
 schema.index({ merchant_id: 1, affiliate_id: 1, created_at: -1 });
 schema.index({ merchant_id: 1, created_at: -1 });
 
-export function linkModel(connection: Connection): Model<LinkRecord> {
-  return connection.model<LinkRecord>('AffiliateLink', schema, 'affiliate_links');
+export function linkModel(connection: Connection): Model<LinkDocument> {
+  return connection.model<LinkDocument>('AffiliateLink', schema, 'affiliate_links');
 }

@@ -1,16 +1,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import type { SsoTokenRecord } from '../domain/records';
 
-/**
- * The one live magic link of an affiliate (keyed by affiliate id, so issuing a new one replaces
- * and thereby invalidates the old). Only a hash of the token is stored.
- */
-export interface SsoTokenRecord {
-  _id: string;
-  merchant_id: string;
-  token_hash: string;
-  expires_at: Date;
-  used_at: Date | null;
-}
+export type { SsoTokenRecord };
 
 const schema = new Schema<SsoTokenRecord>(
   {

@@ -1,9 +1,7 @@
 /** Builds affiliate views with the expansions a caller asked for, in as few queries as possible. */
 import type { AffiliateView, CampaignView, LinkView } from '@aff/contracts';
-import type { TenantRepository } from '@aff/mongo';
-import type { AffiliateRecord } from '../data/affiliate.schema';
-import type { CampaignRecord } from '../data/campaign.schema';
-import type { LinkRecord } from '../data/link.schema';
+import type { CampaignStore, LinkStore } from './ports';
+import type { AffiliateRecord, CampaignRecord, LinkRecord } from './records';
 import { toAffiliateView, toCampaignView, toLinkView } from './views';
 
 export const AFFILIATE_EXPANSIONS = ['campaign', 'links', 'commission_stats'] as const;
@@ -11,8 +9,8 @@ export type AffiliateExpansion = (typeof AFFILIATE_EXPANSIONS)[number];
 
 export class AffiliatePresenter {
   constructor(
-    private readonly campaigns: TenantRepository<CampaignRecord>,
-    private readonly links: TenantRepository<LinkRecord>,
+    private readonly campaigns: CampaignStore,
+    private readonly links: LinkStore,
   ) {}
 
   async present(
@@ -57,13 +55,13 @@ export class AffiliatePresenter {
 
   private async campaignsById(merchantId: string, records: AffiliateRecord[]) {
     const ids = [...new Set(records.map((r) => r.campaign_id))];
-    const found = await this.campaigns.findMany(merchantId, { _id: { $in: ids } });
+    const found = await this.campaigns.findByIds(merchantId, ids);
     return new Map(found.map((c) => [c._id, c]));
   }
 
   private async linksByAffiliate(merchantId: string, records: AffiliateRecord[]) {
     const ids = records.map((r) => r._id);
-    const found = await this.links.findMany(merchantId, { affiliate_id: { $in: ids } }, 10_000);
+    const found = await this.links.findByAffiliates(merchantId, ids, 10_000);
     const byAffiliate = new Map<string, LinkRecord[]>();
     // Oldest link first: the first link is the affiliate's primary one.
     for (const link of found.reverse()) {

@@ -7,34 +7,30 @@ import {
 } from '@aff/contracts';
 import type { AffiliateView, CreateAffiliateBody, LinkView, Paginated } from '@aff/contracts';
 import { errors, isAppError, paginate, type PageRequest } from '@aff/api';
-import { isDuplicateKeyError, type TenantRepository } from '@aff/mongo';
-import type { FilterQuery } from 'mongoose';
-import type { AffiliateRecord } from '../data/affiliate.schema';
-import type { CampaignRecord } from '../data/campaign.schema';
-import type { LinkRecord } from '../data/link.schema';
+import type { AffiliateRecord, CampaignRecord, LinkRecord } from './records';
 import type { AffiliatePresenter, AffiliateExpansion } from './affiliate-presenter';
 import type { CampaignUseCases } from './campaigns';
 import type { LinkUseCases } from './links';
 import { generateLinkToken } from './link-token';
 import { toAffiliateView, toCampaignView, toLinkView } from './views';
-import type { CallContext, EventRelay } from './ports';
+import {
+  DuplicateError,
+  type AffiliateFilters,
+  type AffiliateStore,
+  type CallContext,
+} from './ports';
 
 const CREATE_FAILED = 'Could not create affiliate.';
 const UPDATE_FAILED = 'Could not update affiliate.';
 
-export interface AffiliateFilters {
-  campaign_id?: string;
-  email?: string;
-  processor_customer_id?: string;
-}
+export type { AffiliateFilters };
 
 export class AffiliateUseCases {
   constructor(
-    private readonly affiliates: TenantRepository<AffiliateRecord>,
+    private readonly affiliates: AffiliateStore,
     private readonly campaigns: CampaignUseCases,
     private readonly links: LinkUseCases,
     private readonly presenter: AffiliatePresenter,
-    private readonly relay: EventRelay,
   ) {}
 
   async create(ctx: CallContext, body: unknown): Promise<AffiliateView> {
@@ -56,9 +52,9 @@ export class AffiliateUseCases {
     const link = await this.links
       .reserve(ctx.merchantId, record._id, token)
       .catch(rethrowAsInvalid(CREATE_FAILED));
-    const view = this.viewOf({ ...record, pending_events: [] }, campaign, [link]);
+    const view = this.viewOf(record, campaign, [link]);
     try {
-      const result = await this.affiliates.insert(
+      await this.affiliates.insertWithEvents(
         record,
         [
           buildEvent('affiliate.created', ctx.merchantId, view),
@@ -66,11 +62,10 @@ export class AffiliateUseCases {
         ],
         ctx.events,
       );
-      this.relay.relay(result.pending);
       return view;
     } catch (error) {
       await this.links.release(ctx.merchantId, link._id);
-      if (isDuplicateKeyError(error)) {
+      if (error instanceof DuplicateError) {
         throw errors.invalid(CREATE_FAILED, await this.takenFields(ctx.merchantId, value, null));
       }
       throw error;
@@ -98,7 +93,7 @@ export class AffiliateUseCases {
     }
     if (value.email && value.email !== current.email) {
       // The address changes only once its owner confirms it (see docs/affiliates.md).
-      const owner = await this.affiliates.findOne(ctx.merchantId, { email: value.email });
+      const owner = await this.affiliates.findByEmail(ctx.merchantId, value.email);
       if (owner) throw errors.invalid(UPDATE_FAILED, ['Email has already been taken']);
       set.unconfirmed_email = value.email;
     }
@@ -113,15 +108,14 @@ export class AffiliateUseCases {
           }),
         ]
       : [];
-    const result = await this.affiliates.update(
+    const updated = await this.affiliates.updateWithEvents(
       ctx.merchantId,
       id,
-      { $set: set },
+      set,
       [buildEvent('affiliate.updated', ctx.merchantId, view), ...requested],
       ctx.events,
     );
-    if (!result) throw errors.notFound('Affiliate', id);
-    this.relay.relay(result.pending);
+    if (!updated) throw errors.notFound('Affiliate', id);
     return view;
   }
 
@@ -135,7 +129,7 @@ export class AffiliateUseCases {
     page: PageRequest,
     expand: ReadonlySet<AffiliateExpansion>,
   ): Promise<Paginated<AffiliateView>> {
-    const query: FilterQuery<AffiliateRecord> = {};
+    const query: AffiliateFilters = {};
     if (filters.campaign_id) query.campaign_id = filters.campaign_id;
     if (filters.email) query.email = filters.email.trim().toLowerCase();
     if (filters.processor_customer_id) query.processor_customer_id = filters.processor_customer_id;
@@ -170,11 +164,9 @@ export class AffiliateUseCases {
     token: string | null,
   ): Promise<string[]> {
     const [email, customer, link] = await Promise.all([
-      this.affiliates.findOne(merchantId, { email: value.email }),
+      this.affiliates.findByEmail(merchantId, value.email),
       value.processor_customer_id
-        ? this.affiliates.findOne(merchantId, {
-            processor_customer_id: value.processor_customer_id,
-          })
+        ? this.affiliates.findByProcessorCustomer(merchantId, value.processor_customer_id)
         : null,
       token ? this.links.findLiveByToken(merchantId, token) : null,
     ]);
@@ -198,7 +190,7 @@ function newAffiliateRecord(
   merchantId: string,
   campaignId: string,
   value: CreateAffiliateBody,
-): Omit<AffiliateRecord, 'pending_events'> {
+): AffiliateRecord {
   const now = new Date();
   return {
     _id: id,

@@ -1,19 +1,13 @@
 /** Campaign defaults and cross-field rules (pure). */
 import type { CreateCampaignBody, UpdateCampaignBody } from '@aff/contracts';
-import type { CampaignRecord } from '../data/campaign.schema';
+import type { CampaignRecord } from './records';
 
 export const DEFAULT_CAMPAIGN_NAME = 'Default campaign';
 export const DEFAULT_COMMISSION_PERCENT = 20;
 
 export type CampaignSettings = Omit<
   CampaignRecord,
-  | '_id'
-  | 'merchant_id'
-  | 'is_default'
-  | 'default_slot'
-  | 'created_at'
-  | 'updated_at'
-  | 'pending_events'
+  '_id' | 'merchant_id' | 'is_default' | 'default_slot' | 'created_at' | 'updated_at'
 >;
 
 export function defaultCampaignSettings(url: string): CampaignSettings {

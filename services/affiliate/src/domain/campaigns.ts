@@ -8,8 +8,7 @@ import {
 } from '@aff/contracts';
 import type { CampaignView } from '@aff/contracts';
 import { AppError, errors, paginate, type PageRequest } from '@aff/api';
-import { isDuplicateKeyError, type TenantRepository } from '@aff/mongo';
-import type { CampaignRecord } from '../data/campaign.schema';
+import type { CampaignRecord } from './records';
 import {
   applyCampaignChanges,
   campaignProblems,
@@ -18,18 +17,17 @@ import {
   type CampaignSettings,
 } from './campaign-rules';
 import { toCampaignView } from './views';
-import type { CallContext, EventRelay } from './ports';
+import { DuplicateError, type CallContext, type CampaignStore } from './ports';
 
 export class CampaignUseCases {
   constructor(
-    private readonly campaigns: TenantRepository<CampaignRecord>,
-    private readonly relay: EventRelay,
+    private readonly campaigns: CampaignStore,
     private readonly defaultCampaignUrl: string,
   ) {}
 
   /** Every merchant has exactly one default campaign; it is created on first need. */
   async ensureDefault(ctx: CallContext): Promise<CampaignRecord> {
-    const existing = await this.campaigns.findOne(ctx.merchantId, { default_slot: 'default' });
+    const existing = await this.campaigns.findDefault(ctx.merchantId);
     if (existing) return existing;
     const record = this.newRecord(
       randomUUID(),
@@ -38,23 +36,15 @@ export class CampaignUseCases {
       true,
     );
     try {
-      const result = await this.campaigns.insert(
+      return await this.campaigns.insertWithEvents(
         record,
-        [
-          buildEvent(
-            'campaign.created',
-            ctx.merchantId,
-            toCampaignView({ ...record, pending_events: [] }),
-          ),
-        ],
+        [buildEvent('campaign.created', ctx.merchantId, toCampaignView(record))],
         ctx.events,
       );
-      this.relay.relay(result.pending);
-      return result.record;
     } catch (error) {
       // A concurrent request created it first: use that one.
-      if (!isDuplicateKeyError(error)) throw error;
-      const winner = await this.campaigns.findOne(ctx.merchantId, { default_slot: 'default' });
+      if (!(error instanceof DuplicateError)) throw error;
+      const winner = await this.campaigns.findDefault(ctx.merchantId);
       if (!winner) throw error;
       return winner;
     }
@@ -75,19 +65,18 @@ export class CampaignUseCases {
     if (made) return toCampaignView(made);
     await this.ensureDefault(ctx);
     const record = this.newRecord(id, ctx.merchantId, settings, false);
-    const view = toCampaignView({ ...record, pending_events: [] });
+    const view = toCampaignView(record);
     try {
-      const result = await this.campaigns.insert(
+      await this.campaigns.insertWithEvents(
         record,
         [buildEvent('campaign.created', ctx.merchantId, view)],
         ctx.events,
       );
-      this.relay.relay(result.pending);
       return view;
     } catch (error) {
       // The first run of this request, still going, wrote it a moment ago.
       const first =
-        isDuplicateKeyError(error) && (await this.campaigns.findById(ctx.merchantId, id));
+        error instanceof DuplicateError && (await this.campaigns.findById(ctx.merchantId, id));
       if (!first) throw error;
       return toCampaignView(first);
     }
@@ -102,15 +91,14 @@ export class CampaignUseCases {
     if (problems.length > 0) throw errors.invalid('Could not update campaign.', problems);
     const updatedAt = new Date();
     const view = toCampaignView({ ...current, ...settings, updated_at: updatedAt });
-    const result = await this.campaigns.update(
+    const updated = await this.campaigns.updateWithEvents(
       ctx.merchantId,
       id,
-      { $set: { ...settings, updated_at: updatedAt } },
+      { ...settings, updated_at: updatedAt },
       [buildEvent('campaign.updated', ctx.merchantId, view)],
       ctx.events,
     );
-    if (!result) throw errors.notFound('Campaign', id);
-    this.relay.relay(result.pending);
+    if (!updated) throw errors.notFound('Campaign', id);
     return view;
   }
 
@@ -122,7 +110,7 @@ export class CampaignUseCases {
 
   async list(ctx: CallContext, page: PageRequest) {
     await this.ensureDefault(ctx);
-    const result = await this.campaigns.page(ctx.merchantId, {}, page.skip, page.limit);
+    const result = await this.campaigns.page(ctx.merchantId, page.skip, page.limit);
     return paginate(result.items.map(toCampaignView), result.total, page);
   }
 
@@ -139,7 +127,7 @@ export class CampaignUseCases {
     merchantId: string,
     settings: CampaignSettings,
     isDefault: boolean,
-  ): Omit<CampaignRecord, 'pending_events'> {
+  ): CampaignRecord {
     const now = new Date();
     return {
       _id: id,

@@ -2,11 +2,8 @@
 import { buildEvent, createCouponBodySchema, validate } from '@aff/contracts';
 import type { CouponView, Paginated } from '@aff/contracts';
 import { errors, optionalString, paginate, parsePageRequest } from '@aff/api';
-import { isDuplicateKeyError, type TenantRepository } from '@aff/mongo';
-import type { FilterQuery } from 'mongoose';
-import type { AffiliateRecord } from '../data/affiliate.schema';
-import type { CouponRecord } from '../data/coupon.schema';
-import type { CallContext, EventRelay } from './ports';
+import type { CouponRecord } from './records';
+import { DuplicateError, type AffiliateStore, type CallContext, type CouponStore } from './ports';
 
 const CREATE_FAILED = 'Could not create affiliate coupon.';
 const TOKEN_TAKEN = 'Token has already been taken';
@@ -30,9 +27,8 @@ export function toCouponView(record: CouponRecord): CouponView {
 
 export class CouponUseCases {
   constructor(
-    private readonly coupons: TenantRepository<CouponRecord>,
-    private readonly affiliates: TenantRepository<AffiliateRecord>,
-    private readonly relay: EventRelay,
+    private readonly coupons: CouponStore,
+    private readonly affiliates: AffiliateStore,
   ) {}
 
   async create(ctx: CallContext, body: unknown): Promise<CouponView> {
@@ -45,7 +41,7 @@ export class CouponUseCases {
     if (made) return toCouponView(made);
     const [affiliate, taken] = await Promise.all([
       this.affiliates.findById(ctx.merchantId, affiliateId),
-      this.coupons.findOne(ctx.merchantId, { code }),
+      this.coupons.findByCode(ctx.merchantId, code),
     ]);
     const problems = [
       ...(affiliate ? [] : ['Affiliate does not exist']),
@@ -53,7 +49,7 @@ export class CouponUseCases {
     ];
     if (problems.length > 0 || !affiliate) throw errors.invalid(CREATE_FAILED, problems);
     const now = new Date();
-    const record: Omit<CouponRecord, 'pending_events'> = {
+    const record: CouponRecord = {
       _id: id,
       merchant_id: ctx.merchantId,
       code,
@@ -67,16 +63,15 @@ export class CouponUseCases {
       created_at: now,
       updated_at: now,
     };
-    const view = toCouponView({ ...record, pending_events: [] });
+    const view = toCouponView(record);
     try {
-      const result = await this.coupons.insert(
+      await this.coupons.insertWithEvents(
         record,
         [buildEvent('affiliate_coupon.created', ctx.merchantId, view)],
         ctx.events,
       );
-      this.relay.relay(result.pending);
     } catch (error) {
-      if (isDuplicateKeyError(error)) throw errors.invalid(CREATE_FAILED, [TOKEN_TAKEN]);
+      if (error instanceof DuplicateError) throw errors.invalid(CREATE_FAILED, [TOKEN_TAKEN]);
       throw error;
     }
     return view;
@@ -91,7 +86,7 @@ export class CouponUseCases {
 
   async list(ctx: CallContext, query: Record<string, unknown>): Promise<Paginated<CouponView>> {
     const page = parsePageRequest(query);
-    const filter: FilterQuery<CouponRecord> = {};
+    const filter: { affiliate_id?: string } = {};
     const affiliateId = optionalString(query, 'affiliate_id');
     if (affiliateId) filter.affiliate_id = affiliateId;
     const result = await this.coupons.page(ctx.merchantId, filter, page.skip, page.limit);

@@ -10,40 +10,26 @@
  * so a redelivery after a crash cannot hide the missed increment from the sweep.
  */
 import type { CommissionView, CouponReferral, ReferralView, SaleView } from '@aff/contracts';
-import type { Model } from 'mongoose';
-import { BulkUpdates, isDuplicateKeyError } from '@aff/mongo';
-import type { AffiliateRecord } from '../data/affiliate.schema';
-import type { FactModels, ReferralFact } from '../data/facts.schema';
-import type { LinkRecord } from '../data/link.schema';
-import type { CouponRecord } from '../data/coupon.schema';
 import { commissionStats } from './commission-stats';
-import { commissionDelta, saleDelta, statsUpdate, type StatDelta } from './stat-deltas';
+import type { CounterStore, VersionedFact, VersionedFactKind } from './ports';
+import { commissionDelta, saleDelta, type StatDelta } from './stat-deltas';
 
 /** How long a fact may stay marked before the repair sweep recounts what it touches. */
 export const REPAIR_AFTER_MS = 120_000;
 
 export class DerivedCounters {
-  /** Increments and unmarks of concurrent events share bulk writes. */
-  private readonly bulk = new BulkUpdates();
-
   constructor(
-    private readonly facts: FactModels,
-    private readonly affiliates: Model<AffiliateRecord>,
-    private readonly links: Model<LinkRecord>,
-    private readonly coupons: Model<CouponRecord>,
+    private readonly store: CounterStore,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
   async onCouponReferral(merchantId: string, fact: CouponReferral): Promise<void> {
-    await this.facts.couponReferrals.updateOne(
-      { _id: fact.referral_id, merchant_id: merchantId },
-      {
-        $setOnInsert: { coupon_id: fact.coupon_id },
-        $max: { lead: fact.lead ? 1 : 0, conversion: fact.conversion ? 1 : 0 },
-      },
-      { upsert: true },
-    );
-    await this.recountCoupon(merchantId, fact.coupon_id);
+    await this.store.recordCouponReferral(merchantId, fact.referral_id, fact.coupon_id, {
+      lead: fact.lead ? 1 : 0,
+      conversion: fact.conversion ? 1 : 0,
+    });
+    const counts = await this.store.countCouponReferrals(merchantId, fact.coupon_id);
+    await this.store.setCouponCounts(merchantId, fact.coupon_id, counts);
   }
 
   async onReferral(merchantId: string, referral: ReferralView): Promise<void> {
@@ -55,21 +41,12 @@ export class DerivedCounters {
       lead: referral.became_lead_at ? 1 : 0,
       conversion: referral.became_conversion_at ? 1 : 0,
     };
-    const before = await retryOnDuplicate(() =>
-      this.facts.referrals
-        .findOneAndUpdate(
-          { _id: referral.id, merchant_id: merchantId },
-          {
-            $setOnInsert: { affiliate_id: affiliateId, link_id: referral.link?.id ?? null },
-            $max: after,
-            // The oldest mark stays: if a writer before us died between its fact and its
-            // increment, its mark must outlive our unmark so the repair sweep recounts.
-            $min: { pending_since: marker },
-          },
-          { upsert: true, new: false },
-        )
-        .lean<ReferralFact>()
-        .exec(),
+    const before = await this.store.markReferral(
+      merchantId,
+      referral.id,
+      { affiliateId, linkId: referral.link?.id ?? null },
+      after,
+      marker,
     );
     const delta = {
       visitors: before ? 0 : 1,
@@ -78,22 +55,9 @@ export class DerivedCounters {
     };
     if (delta.visitors || delta.leads || delta.conversions) {
       const linkId = before?.link_id ?? referral.link?.id ?? null;
-      await Promise.all([
-        linkId
-          ? this.bulk.updateOne(
-              this.links,
-              { _id: linkId, merchant_id: merchantId },
-              { $inc: delta },
-            )
-          : undefined,
-        this.bulk.updateOne(
-          this.affiliates,
-          { _id: affiliateId, merchant_id: merchantId },
-          { $inc: delta },
-        ),
-      ]);
+      await this.store.incrementCounters(merchantId, { affiliateId, linkId }, delta);
     }
-    await this.unmark(this.facts.referrals, referral.id, marker);
+    await this.store.unmark('referrals', referral.id, marker);
   }
 
   async onCommission(merchantId: string, commission: CommissionView): Promise<void> {
@@ -105,13 +69,13 @@ export class DerivedCounters {
       state: commission.state,
     };
     await this.applyNewest(
-      this.facts.commissions,
+      'commissions',
       merchantId,
       affiliateId,
       commission.id,
       commission.updated_at,
       after,
-      (before) => commissionDelta(before, after),
+      (before) => commissionDelta(before as typeof after | null, after),
     );
   }
 
@@ -122,13 +86,13 @@ export class DerivedCounters {
       net_cents: sale.sale_amount_cents,
     };
     await this.applyNewest(
-      this.facts.sales,
+      'sales',
       merchantId,
       sale.affiliate.id,
       sale.id,
       sale.updated_at,
       after,
-      (before) => saleDelta(before, after),
+      (before) => saleDelta(before as typeof after | null, after),
     );
   }
 
@@ -138,39 +102,35 @@ export class DerivedCounters {
    */
   async repair(): Promise<number> {
     const olderThan = new Date(this.now().getTime() - REPAIR_AFTER_MS);
-    const stale = { pending_since: { $lt: olderThan } };
-    const [referrals, commissions, sales] = await Promise.all([
-      this.facts.referrals.find(stale).limit(500).lean().exec(),
-      this.facts.commissions.find(stale).limit(500).lean().exec(),
-      this.facts.sales.find(stale).limit(500).lean().exec(),
-    ]);
+    const { referrals, commissions, sales } = await this.store.findStale(olderThan, 500);
     const counted = new Set<string>();
     for (const fact of referrals) {
-      const scopes: Record<string, string>[] = [{ affiliate_id: fact.affiliate_id }];
+      const scopes: ({ affiliate_id: string } | { link_id: string })[] = [
+        { affiliate_id: fact.affiliate_id },
+      ];
       if (fact.link_id) scopes.push({ link_id: fact.link_id });
       for (const scope of scopes) {
         const key = `${fact.merchant_id}:${JSON.stringify(scope)}`;
         if (counted.has(key)) continue;
         counted.add(key);
-        const counts = await this.count(fact.merchant_id, scope);
-        const target = { merchant_id: fact.merchant_id };
-        if (scope.link_id)
-          await this.links.updateOne({ ...target, _id: scope.link_id }, { $set: counts });
-        else
-          await this.affiliates.updateOne({ ...target, _id: scope.affiliate_id }, { $set: counts });
+        const counts = await this.store.countReferrals(fact.merchant_id, scope);
+        if ('link_id' in scope)
+          await this.store.setLinkCounts(fact.merchant_id, scope.link_id, counts);
+        else await this.store.setAffiliateCounts(fact.merchant_id, scope.affiliate_id, counts);
       }
-      await this.unmark(this.facts.referrals, fact._id, fact.pending_since as Date);
+      await this.store.unmark('referrals', fact._id, fact.pending_since as Date);
     }
-    for (const fact of [...commissions, ...sales]) {
+    const versioned: [VersionedFactKind, VersionedFact][] = [
+      ...commissions.map((fact): [VersionedFactKind, VersionedFact] => ['commissions', fact]),
+      ...sales.map((fact): [VersionedFactKind, VersionedFact] => ['sales', fact]),
+    ];
+    for (const [kind, fact] of versioned) {
       const key = `${fact.merchant_id}:stats:${fact.affiliate_id}`;
       if (!counted.has(key)) {
         counted.add(key);
         await this.recountStats(fact.merchant_id, fact.affiliate_id);
       }
-      const model = (commissions.includes(fact as never)
-        ? this.facts.commissions
-        : this.facts.sales) as unknown as Model<{ _id: string }>;
-      await this.unmark(model, fact._id, fact.pending_since as Date);
+      await this.store.unmark(kind, fact._id, fact.pending_since as Date);
     }
     return referrals.length + commissions.length + sales.length;
   }
@@ -181,21 +141,18 @@ export class DerivedCounters {
    * insert (a new fact) or an update conditional on the version read, retried when another
    * writer got in between, so the difference is always taken against what was replaced.
    */
-  private async applyNewest<T extends { updated_at?: string; pending_since?: Date | null }>(
-    model: Model<T>,
+  private async applyNewest(
+    kind: VersionedFactKind,
     merchantId: string,
     affiliateId: string,
     id: string,
     updatedAt: string,
     fields: Record<string, unknown>,
-    deltaFrom: (before: T | null) => StatDelta,
+    deltaFrom: (before: VersionedFact | null) => StatDelta,
   ): Promise<void> {
     const marker = this.now();
     for (let attempt = 0; ; attempt++) {
-      const before = await model
-        .findOne({ _id: id, merchant_id: merchantId } as never)
-        .lean<T>()
-        .exec();
+      const before = await this.store.findVersionedFact(kind, merchantId, id);
       // Strictly older only: an equal version is a repeat (its difference is zero) or a
       // same-millisecond change, which arrival order decides.
       if (before?.updated_at && before.updated_at > updatedAt) return;
@@ -208,83 +165,20 @@ export class DerivedCounters {
         updated_at: updatedAt,
         pending_since: inheritedMark ?? marker,
       };
-      const written = before
-        ? (
-            await model.updateOne(
-              { _id: id, merchant_id: merchantId, updated_at: before.updated_at } as never,
-              { $set: next } as never,
-            )
-          ).matchedCount === 1
-        : await model.collection
-            .insertOne({ _id: id, merchant_id: merchantId, ...next } as never)
-            .then(
-              () => true,
-              (error: unknown) => {
-                if (isDuplicateKeyError(error)) return false;
-                throw error;
-              },
-            );
+      const written = await this.store.writeVersionedFact(kind, merchantId, id, before, next);
       if (written) {
         const delta = deltaFrom(before);
-        if (delta.size > 0) {
-          await this.bulk.updateOne(
-            this.affiliates,
-            { _id: affiliateId, merchant_id: merchantId },
-            statsUpdate(delta),
-          );
-        }
-        if (!inheritedMark)
-          await this.unmark(model as unknown as Model<{ _id: string }>, id, marker);
+        if (delta.size > 0) await this.store.addStats(merchantId, affiliateId, delta);
+        if (!inheritedMark) await this.store.unmark(kind, id, marker);
         return;
       }
       if (attempt >= 5) throw new Error(`fact ${id} kept changing; will retry`);
     }
   }
 
-  private async unmark(
-    model: Model<{ _id: string }> | Model<ReferralFact>,
-    id: string,
-    marker: Date,
-  ): Promise<void> {
-    await this.bulk.updateOne(
-      model as Model<{ _id: string }>,
-      { _id: id, pending_since: marker },
-      { $unset: { pending_since: 1 } },
-    );
-  }
-
   private async recountStats(merchantId: string, affiliateId: string): Promise<void> {
-    const scope = { merchant_id: merchantId, affiliate_id: affiliateId };
-    const [commissions, sales] = await Promise.all([
-      this.facts.commissions.find(scope).lean().exec(),
-      this.facts.sales.find(scope).lean().exec(),
-    ]);
-    await this.affiliates.updateOne(
-      { _id: affiliateId, merchant_id: merchantId },
-      { $set: { commission_stats: commissionStats(commissions, sales) } },
-    );
-  }
-
-  private async recountCoupon(merchantId: string, couponId: string): Promise<void> {
-    const base = { merchant_id: merchantId, coupon_id: couponId };
-    const [leads, conversions] = await Promise.all([
-      this.facts.couponReferrals.countDocuments({ ...base, lead: 1 }).exec(),
-      this.facts.couponReferrals.countDocuments({ ...base, conversion: 1 }).exec(),
-    ]);
-    await this.coupons.updateOne(
-      { _id: couponId, merchant_id: merchantId },
-      { $set: { leads, conversions } },
-    );
-  }
-
-  private async count(merchantId: string, scope: Record<string, string>) {
-    const base = { merchant_id: merchantId, ...scope };
-    const [visitors, leads, conversions] = await Promise.all([
-      this.facts.referrals.countDocuments(base).exec(),
-      this.facts.referrals.countDocuments({ ...base, lead: 1 }).exec(),
-      this.facts.referrals.countDocuments({ ...base, conversion: 1 }).exec(),
-    ]);
-    return { visitors, leads, conversions };
+    const { commissions, sales } = await this.store.findStatsFacts(merchantId, affiliateId);
+    await this.store.setStats(merchantId, affiliateId, commissionStats(commissions, sales));
   }
 
   private async affiliateOfLink(
@@ -292,17 +186,6 @@ export class DerivedCounters {
     linkId: string | undefined,
   ): Promise<string | null> {
     if (!linkId) return null;
-    const link = await this.links.findOne({ _id: linkId, merchant_id: merchantId }).lean().exec();
-    return link?.affiliate_id ?? null;
-  }
-}
-
-/** Two first events of one fact upserting at once: the loser's retry finds the winner's fact. */
-async function retryOnDuplicate<T>(write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    if (!isDuplicateKeyError(error)) throw error;
-    return write();
+    return this.store.affiliateOfLink(merchantId, linkId);
   }
 }

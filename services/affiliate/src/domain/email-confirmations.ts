@@ -3,14 +3,16 @@
  * request wins, only a hash is stored), and the confirmation that makes the address current.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Model } from 'mongoose';
 import { AppError, errors } from '@aff/api';
 import { buildEvent, type AffiliateView } from '@aff/contracts';
-import { isDuplicateKeyError, type TenantRepository } from '@aff/mongo';
-import type { AffiliateRecord } from '../data/affiliate.schema';
-import type { EmailConfirmationRecord } from '../data/email-confirmation.schema';
 import type { AffiliatePresenter } from './affiliate-presenter';
-import type { CallContext, EventRelay } from './ports';
+import {
+  DuplicateError,
+  type AffiliateStore,
+  type CallContext,
+  type EmailConfirmationStore,
+} from './ports';
+import type { AffiliateRecord } from './records';
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 const INVALID = 'This confirmation link is invalid, used, expired or replaced by a newer one.';
@@ -23,10 +25,9 @@ export interface IssuedConfirmation {
 
 export class EmailConfirmations {
   constructor(
-    private readonly tokens: Model<EmailConfirmationRecord>,
-    private readonly affiliates: TenantRepository<AffiliateRecord>,
+    private readonly tokens: EmailConfirmationStore,
+    private readonly affiliates: AffiliateStore,
     private readonly presenter: AffiliatePresenter,
-    private readonly relay: EventRelay,
     private readonly ttlMs: number,
     private readonly now: () => Date = () => new Date(),
   ) {}
@@ -41,46 +42,30 @@ export class EmailConfirmations {
     if (!affiliate || affiliate.unconfirmed_email !== email) return null;
     const token = randomBytes(32).toString('base64url');
     const expires = new Date(this.now().getTime() + this.ttlMs);
-    await this.tokens.replaceOne(
-      { _id: affiliateId },
-      {
-        _id: affiliateId,
-        merchant_id: merchantId,
-        email,
-        token_hash: hash(token),
-        expires_at: expires,
-        used_at: null,
-      },
-      { upsert: true },
-    );
+    await this.tokens.replace({
+      _id: affiliateId,
+      merchant_id: merchantId,
+      email,
+      token_hash: hash(token),
+      expires_at: expires,
+      used_at: null,
+    });
     return { affiliate, token, expires_at: expires };
   }
 
   /** Uses the link once: the pending address becomes `email`, and `affiliate.confirmed` follows. */
   async confirm(token: string, ctx: Pick<CallContext, 'events'>): Promise<AffiliateView> {
     const now = this.now();
-    const claimed = token
-      ? await this.tokens
-          .findOneAndUpdate(
-            { token_hash: hash(token), used_at: null, expires_at: { $gt: now } },
-            { $set: { used_at: now } },
-            { new: true },
-          )
-          .lean<EmailConfirmationRecord>()
-          .exec()
-      : null;
+    const claimed = token ? await this.tokens.claim(hash(token), now) : null;
     if (!claimed) throw new AppError('not_found', INVALID);
     const merchantId = claimed.merchant_id;
     const current = await this.affiliates.findById(merchantId, claimed._id);
     if (!current || current.unconfirmed_email !== claimed.email)
       throw new AppError('not_found', INVALID);
-    const taken = await this.affiliates.findOne(merchantId, {
-      email: claimed.email,
-      _id: { $ne: current._id },
-    });
+    const taken = await this.affiliates.findByEmail(merchantId, claimed.email, current._id);
     if (taken) throw errors.invalid('Could not confirm e-mail.', ['Email has already been taken']);
 
-    const set = {
+    const set: Partial<AffiliateRecord> = {
       email: claimed.email,
       confirmed_at: now,
       unconfirmed_email: null,
@@ -88,22 +73,21 @@ export class EmailConfirmations {
     };
     const view = await this.presenter.presentOne(merchantId, { ...current, ...set });
     try {
-      const result = await this.affiliates.updateIf(
+      const updated = await this.affiliates.updateWithEvents(
         merchantId,
         current._id,
-        { unconfirmed_email: claimed.email },
-        { $set: set },
+        set,
         [
           buildEvent('affiliate.updated', merchantId, view),
           buildEvent('affiliate.confirmed', merchantId, view),
         ],
         ctx.events,
+        { unconfirmed_email: claimed.email },
       );
-      if (!result) throw new AppError('not_found', INVALID);
-      await this.relay.relay(result.pending);
+      if (!updated) throw new AppError('not_found', INVALID);
       return view;
     } catch (error) {
-      if (isDuplicateKeyError(error))
+      if (error instanceof DuplicateError)
         throw errors.invalid('Could not confirm e-mail.', ['Email has already been taken']);
       throw error;
     }

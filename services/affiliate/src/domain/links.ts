@@ -3,14 +3,17 @@ import { randomUUID } from 'node:crypto';
 import { buildEvent, createLinkBodySchema, updateLinkBodySchema, validate } from '@aff/contracts';
 import type { LinkView, Paginated } from '@aff/contracts';
 import { AppError, errors, paginate, type PageRequest } from '@aff/api';
-import { isDuplicateKeyError, type TenantRepository } from '@aff/mongo';
-import type { FilterQuery } from 'mongoose';
-import type { AffiliateRecord } from '../data/affiliate.schema';
-import type { CampaignRecord } from '../data/campaign.schema';
-import type { LinkRecord } from '../data/link.schema';
+import type { AffiliateRecord, LinkRecord } from './records';
 import { generateLinkToken } from './link-token';
 import { toLinkView } from './views';
-import type { CallContext, EventRelay } from './ports';
+import {
+  DuplicateError,
+  type AffiliateStore,
+  type CallContext,
+  type CampaignStore,
+  type LinkFilters,
+  type LinkStore,
+} from './ports';
 
 /** A link whose affiliate was never written (the process died in between) is reclaimable after this. */
 const ORPHAN_AFTER_MS = 60_000;
@@ -21,10 +24,9 @@ const UPDATE_ATTEMPTS = 5;
 
 export class LinkUseCases {
   constructor(
-    private readonly links: TenantRepository<LinkRecord>,
-    private readonly affiliates: TenantRepository<AffiliateRecord>,
-    private readonly campaigns: TenantRepository<CampaignRecord>,
-    private readonly relay: EventRelay,
+    private readonly links: LinkStore,
+    private readonly affiliates: AffiliateStore,
+    private readonly campaigns: CampaignStore,
   ) {}
 
   /**
@@ -34,13 +36,13 @@ export class LinkUseCases {
   async reserve(merchantId: string, affiliateId: string, token: string): Promise<LinkRecord> {
     const record = newLinkRecord(merchantId, affiliateId, token);
     try {
-      return (await this.links.insert(record)).record;
+      return await this.links.insert(record);
     } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
+      if (!(error instanceof DuplicateError)) throw error;
       if (await this.findLiveByToken(merchantId, token)) {
         throw new AppError('unprocessable', TOKEN_TAKEN);
       }
-      return (await this.links.insert(record)).record;
+      return await this.links.insert(record);
     }
   }
 
@@ -50,7 +52,7 @@ export class LinkUseCases {
 
   /** The link holding `token`, unless it is a stale orphan (which is then removed). */
   async findLiveByToken(merchantId: string, token: string): Promise<LinkRecord | null> {
-    const link = await this.links.findOne(merchantId, { token });
+    const link = await this.links.findByToken(merchantId, token);
     if (!link) return null;
     const owner = await this.affiliates.findById(merchantId, link.affiliate_id);
     if (owner) return link;
@@ -77,17 +79,16 @@ export class LinkUseCases {
       ...newLinkRecord(ctx.merchantId, affiliate._id, token, id),
       url: input.value.url ?? null,
     };
-    const view = toLinkView({ ...record, pending_events: [] }, await this.campaignUrl(affiliate));
+    const view = toLinkView(record, await this.campaignUrl(affiliate));
     try {
-      const result = await this.links.insert(
+      await this.links.insertWithEvents(
         record,
         [buildEvent('affiliate_link.created', ctx.merchantId, view)],
         ctx.events,
       );
-      this.relay.relay(result.pending);
       return view;
     } catch (error) {
-      if (isDuplicateKeyError(error))
+      if (error instanceof DuplicateError)
         throw errors.invalid('Could not create affiliate link.', [TOKEN_TAKEN]);
       throw error;
     }
@@ -116,19 +117,18 @@ export class LinkUseCases {
       const next = { ...link, token, url, updated_at: updatedAt };
       const view = toLinkView(next, await this.campaignUrl(affiliate));
       try {
-        const result = await this.links.updateIf(
+        const updated = await this.links.updateWithEvents(
           ctx.merchantId,
           id,
-          { updated_at: link.updated_at },
-          { $set: { token, url, updated_at: updatedAt } },
+          { token, url, updated_at: updatedAt },
           [buildEvent('affiliate_link.updated', ctx.merchantId, view)],
           ctx.events,
+          { updated_at: link.updated_at },
         );
-        if (!result) continue; // changed meanwhile: decide again on the newer version
-        this.relay.relay(result.pending);
+        if (!updated) continue; // changed meanwhile: decide again on the newer version
         return view;
       } catch (error) {
-        if (isDuplicateKeyError(error)) throw errors.invalid(UPDATE_FAILED, [TOKEN_TAKEN]);
+        if (error instanceof DuplicateError) throw errors.invalid(UPDATE_FAILED, [TOKEN_TAKEN]);
         throw error;
       }
     }
@@ -147,14 +147,14 @@ export class LinkUseCases {
     filters: { token?: string; affiliate_id?: string },
     page: PageRequest,
   ): Promise<Paginated<LinkView>> {
-    const query: FilterQuery<LinkRecord> = {};
+    const query: LinkFilters = {};
     if (filters.token) query.token = filters.token;
     if (filters.affiliate_id) query.affiliate_id = filters.affiliate_id;
     const result = await this.links.page(ctx.merchantId, query, page.skip, page.limit);
     const affiliateIds = [...new Set(result.items.map((l) => l.affiliate_id))];
-    const owners = await this.affiliates.findMany(ctx.merchantId, { _id: { $in: affiliateIds } });
+    const owners = await this.affiliates.findByIds(ctx.merchantId, affiliateIds);
     const campaignIds = [...new Set(owners.map((a) => a.campaign_id))];
-    const campaigns = await this.campaigns.findMany(ctx.merchantId, { _id: { $in: campaignIds } });
+    const campaigns = await this.campaigns.findByIds(ctx.merchantId, campaignIds);
     const urlByCampaign = new Map(campaigns.map((c) => [c._id, c.url]));
     const urlByAffiliate = new Map(
       owners.map((a) => [a._id, urlByCampaign.get(a.campaign_id) ?? '']),
@@ -176,7 +176,7 @@ function newLinkRecord(
   affiliateId: string,
   token: string,
   id: string = randomUUID(),
-): Omit<LinkRecord, 'pending_events'> {
+): LinkRecord {
   const now = new Date();
   return {
     _id: id,

@@ -3,11 +3,9 @@
  * link of the same affiliate invalidates every older one.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Model } from 'mongoose';
 import { AppError, errors } from '@aff/api';
-import type { TenantRepository } from '@aff/mongo';
-import type { AffiliateRecord } from '../data/affiliate.schema';
-import type { SsoTokenRecord } from '../data/sso-token.schema';
+import type { AffiliateStore, SsoTokenStore } from './ports';
+import type { AffiliateRecord } from './records';
 
 export const MAGIC_LINK_TTL_MS = 60_000;
 
@@ -20,8 +18,8 @@ export interface MagicLink {
 
 export class MagicLinks {
   constructor(
-    private readonly tokens: Model<SsoTokenRecord>,
-    private readonly affiliates: TenantRepository<AffiliateRecord>,
+    private readonly tokens: SsoTokenStore,
+    private readonly affiliates: AffiliateStore,
     private readonly publicUrl: string,
     private readonly now: () => Date = () => new Date(),
   ) {}
@@ -31,17 +29,13 @@ export class MagicLinks {
     if (!affiliate) throw errors.notFound('Affiliate', affiliateId);
     const token = randomBytes(32).toString('base64url');
     const expires = new Date(this.now().getTime() + MAGIC_LINK_TTL_MS);
-    await this.tokens.replaceOne(
-      { _id: affiliate._id },
-      {
-        _id: affiliate._id,
-        merchant_id: merchantId,
-        token_hash: hash(token),
-        expires_at: expires,
-        used_at: null,
-      },
-      { upsert: true },
-    );
+    await this.tokens.replace({
+      _id: affiliate._id,
+      merchant_id: merchantId,
+      token_hash: hash(token),
+      expires_at: expires,
+      used_at: null,
+    });
     const url = new URL('/portal/sso', this.publicUrl);
     url.searchParams.set('token', token);
     return {
@@ -53,20 +47,11 @@ export class MagicLinks {
   /** Uses the link: the first caller gets the affiliate, every later one (or a stale link) a 401. */
   async redeem(token: string): Promise<AffiliateRecord> {
     const now = this.now();
-    const claimed = await this.tokens
-      .findOneAndUpdate(
-        { token_hash: hash(token), used_at: null, expires_at: { $gt: now } },
-        { $set: { used_at: now } },
-        { new: true },
-      )
-      .lean<SsoTokenRecord>()
-      .exec();
+    const claimed = await this.tokens.claim(hash(token), now);
     const affiliate = claimed && (await this.affiliates.findById(claimed.merchant_id, claimed._id));
     if (!affiliate)
       throw new AppError('unauthorized', 'This sign-in link is invalid, used or expired.');
-    await this.affiliates.update(affiliate.merchant_id, affiliate._id, {
-      $inc: { sign_in_count: 1 },
-    });
+    await this.affiliates.countSignIn(affiliate.merchant_id, affiliate._id);
     return { ...affiliate, sign_in_count: affiliate.sign_in_count + 1 };
   }
 }

@@ -1,9 +1,21 @@
-/** What the use cases need from the outside world, so they stay free of I/O details. */
-import type { EventContext, PendingEvent } from '@aff/messaging';
-
-export interface EventRelay {
-  relay(pending: PendingEvent[]): void;
-}
+/**
+ * What the use cases need from the outside world, in domain terms, so they stay free of I/O
+ * details. data/ implements these with MongoDB; the domain never sees a query or a driver error.
+ */
+import type { CommissionStats, EventEnvelope } from '@aff/contracts';
+import type { EventContext } from '@aff/messaging';
+import type {
+  AffiliateRecord,
+  CampaignRecord,
+  CommissionFact,
+  CouponRecord,
+  EmailConfirmationRecord,
+  LinkRecord,
+  ReferralFact,
+  SaleFact,
+  SsoTokenRecord,
+} from './records';
+import type { StatDelta } from './stat-deltas';
 
 /** Who is asking: the tenant, and the trace/request context events should carry. */
 export interface CallContext {
@@ -14,4 +26,201 @@ export interface CallContext {
    * one (a re-run after a lost answer gets the same id), random otherwise.
    */
   newId(kind: string): string;
+}
+
+/** A write collided with a unique key (an e-mail, a token, a code, an id already taken). */
+export class DuplicateError extends Error {
+  constructor(message = 'A record with the same unique key already exists') {
+    super(message);
+    this.name = 'DuplicateError';
+  }
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+/**
+ * Writes that carry events store them with the record in one document write (the outbox) and
+ * the store relays them afterwards; a crash in between leaves them for the outbox sweep.
+ * Every write may throw `DuplicateError`. `expected` (field → value) makes an update
+ * conditional: null when the record no longer matches (or does not exist).
+ */
+export interface OutboxStore<T> {
+  findById(merchantId: string, id: string): Promise<T | null>;
+  insertWithEvents(record: T, events: EventEnvelope[], context: EventContext): Promise<T>;
+  updateWithEvents(
+    merchantId: string,
+    id: string,
+    changes: Partial<T>,
+    events: EventEnvelope[],
+    context: EventContext,
+    expected?: Partial<T>,
+  ): Promise<T | null>;
+}
+
+export interface AffiliateFilters {
+  campaign_id?: string;
+  email?: string;
+  processor_customer_id?: string;
+}
+
+export interface AffiliateStore extends OutboxStore<AffiliateRecord> {
+  findByIds(merchantId: string, ids: string[]): Promise<AffiliateRecord[]>;
+  /** The affiliate holding `email`, other than `exceptId`. */
+  findByEmail(
+    merchantId: string,
+    email: string,
+    exceptId?: string,
+  ): Promise<AffiliateRecord | null>;
+  findByProcessorCustomer(merchantId: string, customerId: string): Promise<AffiliateRecord | null>;
+  /** Newest first. */
+  page(
+    merchantId: string,
+    filters: AffiliateFilters,
+    skip: number,
+    limit: number,
+  ): Promise<Page<AffiliateRecord>>;
+  countSignIn(merchantId: string, id: string): Promise<void>;
+}
+
+export interface CampaignStore extends OutboxStore<CampaignRecord> {
+  findByIds(merchantId: string, ids: string[]): Promise<CampaignRecord[]>;
+  findDefault(merchantId: string): Promise<CampaignRecord | null>;
+  page(merchantId: string, skip: number, limit: number): Promise<Page<CampaignRecord>>;
+}
+
+export interface LinkFilters {
+  token?: string;
+  affiliate_id?: string;
+}
+
+export interface LinkStore extends OutboxStore<LinkRecord> {
+  findByToken(merchantId: string, token: string): Promise<LinkRecord | null>;
+  /** Newest first, at most `limit`. */
+  findByAffiliates(
+    merchantId: string,
+    affiliateIds: string[],
+    limit: number,
+  ): Promise<LinkRecord[]>;
+  page(
+    merchantId: string,
+    filters: LinkFilters,
+    skip: number,
+    limit: number,
+  ): Promise<Page<LinkRecord>>;
+  /** A write without events (a reserved first link). May throw `DuplicateError`. */
+  insert(record: LinkRecord): Promise<LinkRecord>;
+  deleteById(merchantId: string, id: string): Promise<void>;
+}
+
+export interface CouponStore extends OutboxStore<CouponRecord> {
+  findByCode(merchantId: string, code: string): Promise<CouponRecord | null>;
+  page(
+    merchantId: string,
+    filters: { affiliate_id?: string },
+    skip: number,
+    limit: number,
+  ): Promise<Page<CouponRecord>>;
+}
+
+/** Single-use links keyed by affiliate id (a newer one replaces the older), stored by hash. */
+export interface OneTimeTokenStore<T extends { token_hash: string }> {
+  replace(record: T): Promise<void>;
+  /** Marks the live, unexpired token with this hash used at `now`; null when there is none. */
+  claim(tokenHash: string, now: Date): Promise<T | null>;
+}
+export type SsoTokenStore = OneTimeTokenStore<SsoTokenRecord>;
+export type EmailConfirmationStore = OneTimeTokenStore<EmailConfirmationRecord>;
+
+export interface CounterChanges {
+  visitors: number;
+  leads: number;
+  conversions: number;
+}
+
+export type VersionedFactKind = 'commissions' | 'sales';
+export type VersionedFact = CommissionFact | SaleFact;
+
+/**
+ * The facts behind the derived counters and the counters themselves (see derived-counters.ts).
+ * Counter increments of concurrent events may share bulk writes; each call still resolves
+ * only once its own write is done.
+ */
+export interface CounterStore {
+  recordCouponReferral(
+    merchantId: string,
+    referralId: string,
+    couponId: string,
+    reached: { lead: number; conversion: number },
+  ): Promise<void>;
+  countCouponReferrals(
+    merchantId: string,
+    couponId: string,
+  ): Promise<{ leads: number; conversions: number }>;
+  setCouponCounts(
+    merchantId: string,
+    couponId: string,
+    counts: { leads: number; conversions: number },
+  ): Promise<void>;
+  /**
+   * Raises the referral fact to `reached` (inserting it with `affiliateId`/`linkId`), marks it
+   * pending since `marker` unless an older mark stays, and returns the fact as it was.
+   */
+  markReferral(
+    merchantId: string,
+    referralId: string,
+    fact: { affiliateId: string; linkId: string | null },
+    reached: { lead: number; conversion: number },
+    marker: Date,
+  ): Promise<ReferralFact | null>;
+  incrementCounters(
+    merchantId: string,
+    target: { affiliateId: string; linkId: string | null },
+    changes: CounterChanges,
+  ): Promise<void>;
+  /** Recounts from the referral facts of one affiliate or one link. */
+  countReferrals(
+    merchantId: string,
+    scope: { affiliate_id: string } | { link_id: string },
+  ): Promise<CounterChanges>;
+  setAffiliateCounts(
+    merchantId: string,
+    affiliateId: string,
+    counts: CounterChanges,
+  ): Promise<void>;
+  setLinkCounts(merchantId: string, linkId: string, counts: CounterChanges): Promise<void>;
+  findVersionedFact(
+    kind: VersionedFactKind,
+    merchantId: string,
+    id: string,
+  ): Promise<VersionedFact | null>;
+  /**
+   * Writes the next version of a fact: an insert when `before` is null, else an update only
+   * while it still has `before`'s version. False when another writer got in first.
+   */
+  writeVersionedFact(
+    kind: VersionedFactKind,
+    merchantId: string,
+    id: string,
+    before: VersionedFact | null,
+    next: Record<string, unknown>,
+  ): Promise<boolean>;
+  addStats(merchantId: string, affiliateId: string, changes: StatDelta): Promise<void>;
+  setStats(merchantId: string, affiliateId: string, stats: CommissionStats): Promise<void>;
+  findStatsFacts(merchantId: string, affiliateId: string): Promise<StatsFacts>;
+  /** Facts marked pending since before `olderThan` (at most `limit` of each kind). */
+  findStale(
+    olderThan: Date,
+    limit: number,
+  ): Promise<{ referrals: ReferralFact[]; commissions: CommissionFact[]; sales: SaleFact[] }>;
+  /** Clears the mark, but only if it is still `marker`. */
+  unmark(kind: 'referrals' | VersionedFactKind, id: string, marker: Date): Promise<void>;
+  affiliateOfLink(merchantId: string, linkId: string): Promise<string | null>;
+}
+
+export interface StatsFacts {
+  commissions: CommissionFact[];
+  sales: SaleFact[];
 }

@@ -1,8 +1,6 @@
 /** Records to the JSON the REST API returns (and events carry). Pure functions. */
 import type { AffiliateView, CampaignView, CommissionStats, LinkView } from '@aff/contracts';
-import type { AffiliateRecord } from '../data/affiliate.schema';
-import type { CampaignRecord } from '../data/campaign.schema';
-import type { LinkRecord } from '../data/link.schema';
+import type { AffiliateRecord, CampaignRecord, LinkRecord } from './records';
 
 const iso = (date: Date | null): string | null => (date ? new Date(date).toISOString() : null);
 const isoRequired = (date: Date): string => new Date(date).toISOString();

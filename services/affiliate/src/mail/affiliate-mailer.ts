@@ -3,9 +3,8 @@ import { z } from 'zod';
 import { AppError } from '@aff/api';
 import type { EventEnvelope } from '@aff/contracts';
 import type { Logger } from '@aff/logging';
-import type { TenantRepository } from '@aff/mongo';
-import type { AffiliateRecord } from '../data/affiliate.schema';
 import type { EmailConfirmations } from '../domain/email-confirmations';
+import type { AffiliateStore } from '../domain/ports';
 import { commissionMail, confirmationMail } from './mail-templates';
 import type { OnceMailer, SendOutcome } from './once-mailer';
 
@@ -26,7 +25,7 @@ export class AffiliateMailer {
   constructor(
     private readonly once: OnceMailer,
     private readonly confirmations: EmailConfirmations,
-    private readonly affiliates: TenantRepository<AffiliateRecord>,
+    private readonly affiliates: AffiliateStore,
     private readonly publicUrl: string,
     private readonly confirmationTtlMs: number,
     private readonly now: () => Date = () => new Date(),

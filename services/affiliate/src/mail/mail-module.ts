@@ -2,15 +2,14 @@
 import type { Connection } from 'mongoose';
 import type { Logger } from '@aff/logging';
 import type { NatsConnection, RunningConsumer } from '@aff/messaging';
-import type { TenantRepository } from '@aff/mongo';
 import type { AffiliateConfig } from '../config';
 import { startMailConsumers } from '../consumers/mail.consumer';
-import type { AffiliateRecord } from '../data/affiliate.schema';
 import { emailConfirmationModel } from '../data/email-confirmation.schema';
+import { OneTimeTokenRepository } from '../data/one-time-token.repository';
 import { sentMailModel } from '../data/sent-mail.schema';
 import type { AffiliatePresenter } from '../domain/affiliate-presenter';
 import { EmailConfirmations } from '../domain/email-confirmations';
-import type { EventRelay } from '../domain/ports';
+import type { AffiliateStore } from '../domain/ports';
 import { emailRpc, type EmailRpc } from '../rpc/email.rpc';
 import { AffiliateMailer } from './affiliate-mailer';
 import { createMailTransport } from './mail-transport';
@@ -24,9 +23,8 @@ export interface MailModule {
 export async function mailModule(deps: {
   mongo: Connection;
   config: AffiliateConfig;
-  affiliates: TenantRepository<AffiliateRecord>;
+  affiliates: AffiliateStore;
   presenter: AffiliatePresenter;
-  relay: EventRelay;
   log: Logger;
 }): Promise<MailModule> {
   const tokens = emailConfirmationModel(deps.mongo);
@@ -34,10 +32,9 @@ export async function mailModule(deps: {
   await Promise.all([tokens.init(), sent.init()]);
   const ttlMs = deps.config.EMAIL_CONFIRMATION_TTL_HOURS * 3_600_000;
   const confirmations = new EmailConfirmations(
-    tokens,
+    new OneTimeTokenRepository(tokens),
     deps.affiliates,
     deps.presenter,
-    deps.relay,
     ttlMs,
   );
   const transport = createMailTransport(deps.config);

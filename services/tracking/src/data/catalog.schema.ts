@@ -3,49 +3,18 @@
  * link token or coupon code into an affiliate and campaign, and to show them in referrals.
  */
 import { Schema, type Connection, type Model } from 'mongoose';
-import type { AffiliateView, CampaignView } from '@aff/contracts';
+import type { KnownAffiliate, KnownCampaign, KnownCoupon, KnownLink } from '../domain/records';
 
-export interface KnownLink {
-  _id: string;
-  merchant_id: string;
-  affiliate_id: string;
-  token: string;
-  url: string;
-  created_at: Date;
-  /** The link version (its `updated_at`); absent on copies stored before tokens could change. */
-  updated_at?: string;
-}
+export type { KnownAffiliate, KnownCampaign, KnownCoupon, KnownLink };
 
 /** True when `a` is a later version of its link than `b` (a copy without a version is oldest). */
 export function isNewerLink(a: Pick<KnownLink, 'updated_at'>, b: Pick<KnownLink, 'updated_at'>) {
   return (a.updated_at ?? '') > (b.updated_at ?? '');
 }
 
-export interface KnownAffiliate {
-  _id: string;
-  merchant_id: string;
-  /** The affiliate as the REST API shows it (with campaign, without links). */
-  view: AffiliateView;
-  updated_at: string;
-}
-
-export interface KnownCampaign {
-  _id: string;
-  merchant_id: string;
-  view: CampaignView;
-  updated_at: string;
-}
-
 /** A coupon event's code: `token`, or `code` in events published before the rename. */
 export function couponCodeOf(view: { token?: string; code?: string }): string {
   return view.token ?? view.code ?? '';
-}
-
-export interface KnownCoupon {
-  _id: string;
-  merchant_id: string;
-  code: string;
-  affiliate_id: string;
 }
 
 function model<T>(

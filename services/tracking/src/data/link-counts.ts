@@ -8,13 +8,10 @@ import type { EventEnvelope, ReferralView } from '@aff/contracts';
 import { followEventTable, type NatsConnection, type Subscription } from '@aff/messaging';
 import type { Logger } from '@aff/logging';
 import type { Model } from 'mongoose';
-import type { ReferralRecord } from './referral.schema';
+import type { LinkCounts } from '../domain/records';
+import type { ReferralDocument } from './referral.schema';
 
-export interface LinkCounts {
-  visitors: number;
-  leads: number;
-  conversions: number;
-}
+export type { LinkCounts };
 
 const SEEN_LIMIT = 100_000;
 const key = (merchantId: string, linkId: string): string => `${merchantId}\u0000${linkId}`;
@@ -27,7 +24,7 @@ export class LinkCountsMemory {
   private readonly seenRing: (string | undefined)[] = new Array<string | undefined>(SEEN_LIMIT);
   private next = 0;
 
-  constructor(private readonly referrals: Model<ReferralRecord>) {}
+  constructor(private readonly referrals: Model<ReferralDocument>) {}
 
   async load(): Promise<void> {
     const rows = await this.referrals

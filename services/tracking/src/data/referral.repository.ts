@@ -1,24 +1,129 @@
-import type { Model } from 'mongoose';
-import { TenantRepository } from '@aff/mongo';
-import type { ReferralRecord } from './referral.schema';
+/**
+ * Referrals over MongoDB: the `ReferralStore` port. Built on `TenantRepository` (merchant-scoped,
+ * inserts batched into one `insertMany`); a write's events are stored in the same document write
+ * and handed to the relay by this repository right after it, so a crash in between leaves them
+ * to the outbox sweep. Duplicate keys become the domain's `DuplicateError`. The unfiltered,
+ * newest-first list comes from the in-memory `NewestIndex`, which every insert here updates.
+ */
+import type { FilterQuery, UpdateQuery } from 'mongoose';
+import type { EventEnvelope } from '@aff/contracts';
+import type { EventContext, PendingEvent } from '@aff/messaging';
+import { isDuplicateKeyError, type NewestIndex, type TenantRepository } from '@aff/mongo';
+import {
+  DuplicateError,
+  type Page,
+  type ReferralChange,
+  type ReferralFilters,
+  type ReferralStore,
+} from '../domain/ports';
+import { customerKey, type ReferralRecord } from '../domain/records';
+import type { ReferralDocument } from './referral.schema';
 
-export class ReferralRepository extends TenantRepository<ReferralRecord> {
-  constructor(model: Model<ReferralRecord>) {
-    super(model);
+/** Publishes events stored with a write (the kernel's outbox relay). */
+export interface EventRelay {
+  relay(pending: PendingEvent[]): void;
+}
+
+export class ReferralRepository implements ReferralStore {
+  constructor(
+    private readonly repo: TenantRepository<ReferralDocument>,
+    private readonly relay: EventRelay,
+    private readonly newest: NewestIndex,
+  ) {}
+
+  findById(merchantId: string, id: string): Promise<ReferralRecord | null> {
+    return this.repo.findById(merchantId, id);
   }
 
   findByCustomer(merchantId: string, processorCustomerId: string): Promise<ReferralRecord | null> {
-    return this.findOne(merchantId, { customer_key: customerKey(processorCustomerId) });
+    return this.repo.findOne(merchantId, { customer_key: customerKey(processorCustomerId) });
   }
 
-  findByIds(merchantId: string, ids: string[]): Promise<ReferralRecord[]> {
-    return this.model
-      .find({ _id: { $in: ids }, merchant_id: merchantId })
-      .lean<ReferralRecord[]>()
-      .exec();
+  async page(
+    merchantId: string,
+    filters: ReferralFilters,
+    skip: number,
+    limit: number,
+  ): Promise<Page<ReferralRecord>> {
+    const filter = toFilter(filters);
+    if (Object.keys(filter).length === 0) return this.newestPage(merchantId, skip, limit);
+    return this.repo.page(merchantId, filter, skip, limit);
+  }
+
+  async insertWithEvents(
+    record: ReferralRecord,
+    events: EventEnvelope[],
+    context: EventContext,
+  ): Promise<void> {
+    const result = await mapDuplicate(this.repo.insert(record, events, context));
+    // Listed at once on this replica; others add it when its `referral.created` arrives.
+    this.newest.add(record.merchant_id, record._id, record.created_at);
+    this.relay.relay(result.pending);
+  }
+
+  async updateWithEvents(
+    merchantId: string,
+    id: string,
+    changes: Partial<ReferralRecord>,
+    events: EventEnvelope[],
+    context: EventContext,
+    change: ReferralChange = {},
+  ): Promise<boolean> {
+    const update: UpdateQuery<ReferralDocument> = { $set: changes };
+    if (change.addVisits) update.$inc = { visits: change.addVisits };
+    const result = await mapDuplicate(
+      this.repo.updateIf(
+        merchantId,
+        id,
+        (change.expected ?? {}) as FilterQuery<ReferralDocument>,
+        update,
+        events,
+        context,
+      ),
+    );
+    if (!result) return false;
+    this.relay.relay(result.pending);
+    return true;
+  }
+
+  /** The unfiltered list: ids from the in-memory index, records by `_id`, in its order. */
+  private async newestPage(merchantId: string, skip: number, limit: number) {
+    const ids = this.newest.page(merchantId, skip, limit);
+    const records =
+      ids.length > 0
+        ? await this.repo.model
+            .find({ _id: { $in: ids }, merchant_id: merchantId })
+            .lean<ReferralRecord[]>()
+            .exec()
+        : [];
+    const byId = new Map(records.map((r) => [r._id, r]));
+    return {
+      items: ids.map((id) => byId.get(id)).filter((r): r is ReferralRecord => Boolean(r)),
+      total: this.newest.count(merchantId),
+    };
   }
 }
 
-export function customerKey(processorCustomerId: string): string {
-  return `customer:${processorCustomerId}`;
+function toFilter(filters: ReferralFilters): FilterQuery<ReferralDocument> {
+  const filter: FilterQuery<ReferralDocument> = {};
+  if (filters.affiliate_id) filter.affiliate_id = filters.affiliate_id;
+  if (filters.conversion_states?.length)
+    filter.conversion_state = { $in: filters.conversion_states };
+  if (filters.email) filter.email = filters.email;
+  if (filters.processor_customer_id)
+    filter.customer_key = customerKey(filters.processor_customer_id);
+  const { updated_since: since, updated_until: until } = filters;
+  if (since || until) {
+    filter.updated_at = { ...(since ? { $gt: since } : {}), ...(until ? { $lt: until } : {}) };
+  }
+  return filter;
+}
+
+async function mapDuplicate<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isDuplicateKeyError(error)) throw new DuplicateError((error as Error).message);
+    throw error;
+  }
 }

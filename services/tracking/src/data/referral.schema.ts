@@ -1,35 +1,13 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import type { ConversionState, ReferralCustomer } from '@aff/contracts';
 import type { StoredPendingEvent } from '@aff/mongo';
+import type { ReferralRecord } from '../domain/records';
 
-export interface ReferralRecord {
-  _id: string;
-  merchant_id: string;
-  link_id: string | null;
-  affiliate_id: string;
-  campaign_id: string;
-  coupon_id: string | null;
-  visits: number;
-  /** Lower-cased e-mail given as a lead or by the processor customer, for the `email` filter. */
-  email: string | null;
-  customer: ReferralCustomer | null;
-  processor_customer_id: string | null;
-  /** Unique per merchant: a processor customer belongs to one referral (null-safe, see affiliate.schema). */
-  customer_key: string;
-  processor_account_id: string | null;
-  conversion_state: ConversionState;
-  became_lead_at: Date | null;
-  became_conversion_at: Date | null;
-  expires_at: Date;
-  deactivated_at: Date | null;
-  landing_url: string | null;
-  referrer: string | null;
-  created_at: Date;
-  updated_at: Date;
-  pending_events: StoredPendingEvent[];
-}
+export type { ReferralRecord };
 
-const schema = new Schema<ReferralRecord>(
+/** The stored document: the record plus its outbox of events not yet relayed. */
+export type ReferralDocument = ReferralRecord & { pending_events: StoredPendingEvent[] };
+
+const schema = new Schema<ReferralDocument>(
   {
     _id: { type: String, required: true },
     merchant_id: { type: String, required: true },
@@ -62,6 +40,6 @@ schema.index({ merchant_id: 1, affiliate_id: 1, created_at: -1 });
 schema.index({ merchant_id: 1, link_id: 1 });
 schema.index({ merchant_id: 1, updated_at: -1 });
 
-export function referralModel(connection: Connection): Model<ReferralRecord> {
-  return connection.model<ReferralRecord>('Referral', schema, 'referrals');
+export function referralModel(connection: Connection): Model<ReferralDocument> {
+  return connection.model<ReferralDocument>('Referral', schema, 'referrals');
 }

@@ -17,24 +17,21 @@ import type {
   ReferralCustomer,
 } from '@aff/contracts';
 import { AppError } from '@aff/api';
-import { isDuplicateKeyError, type ProcessedEvents } from '@aff/mongo';
-import type { ReferralRepository } from '../data/referral.repository';
-import { customerKey } from '../data/referral.repository';
-import type { ReferralRecord } from '../data/referral.schema';
 import type { Catalog } from './catalog';
 import { newReferral } from './new-referral';
 import { affiliateCanEarn, isLive, isSelfReferral, stateAfterLead } from './referral-rules';
 import type { ReferralWriter } from './referral-writer';
-import type { CallContext } from './ports';
+import { DuplicateError, type AppliedEvents, type CallContext, type ReferralStore } from './ports';
+import { customerKey, type ReferralRecord } from './records';
 
 const CONSUMER = 'tracking-processor';
 
 export class AttributionUseCases {
   constructor(
-    private readonly referrals: ReferralRepository,
+    private readonly referrals: ReferralStore,
     private readonly catalog: Catalog,
     private readonly writer: ReferralWriter,
-    private readonly processed: ProcessedEvents,
+    private readonly processed: AppliedEvents,
     private readonly platformName: string,
     private readonly now: () => Date = () => new Date(),
   ) {}
@@ -149,7 +146,7 @@ export class AttributionUseCases {
       if (!written) throw new AppError('unavailable', 'Referral changed meanwhile; retrying');
     } catch (error) {
       // The customer was attributed to another referral meanwhile: the first attribution wins.
-      if (!isDuplicateKeyError(error)) throw error;
+      if (!(error instanceof DuplicateError)) throw error;
     }
   }
 
@@ -179,7 +176,7 @@ export class AttributionUseCases {
         idSeed: seed(ctx, event),
       });
     } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
+      if (!(error instanceof DuplicateError)) throw error;
     }
     return this.referrals.findByCustomer(ctx.merchantId, customer.id);
   }

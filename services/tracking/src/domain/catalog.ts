@@ -4,9 +4,8 @@
  * asked directly and the answer stored.
  */
 import type { AffiliateView, CampaignView } from '@aff/contracts';
-import type { CatalogRepository } from '../data/catalog.repository';
-import type { KnownLink } from '../data/catalog.schema';
-import type { LinkDirectory } from './ports';
+import type { CatalogStore, LinkDirectory } from './ports';
+import type { KnownLink } from './records';
 
 export interface Attribution {
   link: KnownLink | null;
@@ -18,7 +17,7 @@ export interface Attribution {
 
 export class Catalog {
   constructor(
-    private readonly repo: CatalogRepository,
+    private readonly repo: CatalogStore,
     private readonly directory: LinkDirectory,
   ) {}
 

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { ReferralRecord } from '../data/referral.schema';
-import { customerKey } from '../data/referral.repository';
 import type { Attribution } from './catalog';
+import { customerKey, type ReferralRecord } from './records';
 import { expiresAt } from './referral-rules';
 
 /** A fresh referral of an attribution (link visit or coupon), as a visitor unless told otherwise. */
@@ -10,7 +9,7 @@ export function newReferral(
   attribution: Attribution,
   now: Date,
   fields: Partial<ReferralRecord> = {},
-): Omit<ReferralRecord, 'pending_events'> {
+): ReferralRecord {
   const id = randomUUID();
   return {
     _id: id,

@@ -1,13 +1,30 @@
-import type { AffiliateView, LinkView } from '@aff/contracts';
-import type { EventContext, PendingEvent } from '@aff/messaging';
-
-export interface EventRelay {
-  relay(pending: PendingEvent[]): void;
-}
+/**
+ * What the use cases need from the outside world, in domain terms, so they stay free of I/O
+ * details. data/ implements these with MongoDB and in-memory read models; the domain never sees
+ * a query or a driver error.
+ */
+import type { AffiliateView, ConversionState, EventEnvelope, LinkView } from '@aff/contracts';
+import type { EventContext } from '@aff/messaging';
+import type {
+  KnownAffiliate,
+  KnownCampaign,
+  KnownCoupon,
+  KnownLink,
+  LinkCounts,
+  ReferralRecord,
+} from './records';
 
 export interface CallContext {
   merchantId: string;
   events: EventContext;
+}
+
+/** A write collided with a unique key (say, a processor customer already attributed). */
+export class DuplicateError extends Error {
+  constructor(message = 'A record with the same unique key already exists') {
+    super(message);
+    this.name = 'DuplicateError';
+  }
 }
 
 /** Asks the affiliate service (the owner) about a token this service has not heard of yet. */
@@ -16,4 +33,80 @@ export interface LinkDirectory {
     merchantId: string,
     token: string,
   ): Promise<{ link: LinkView; affiliate: AffiliateView } | null>;
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+/** The filters of `GET /v1/referrals`, already checked. Updated bounds are exclusive. */
+export interface ReferralFilters {
+  affiliate_id?: string;
+  conversion_states?: ConversionState[];
+  email?: string;
+  processor_customer_id?: string;
+  updated_since?: Date;
+  updated_until?: Date;
+}
+
+export interface ReferralChange {
+  /** Only write while the stored referral still has these values (null when it no longer does). */
+  expected?: Partial<ReferralRecord>;
+  /** Visits to add in the same write. */
+  addVisits?: number;
+}
+
+/**
+ * Referrals. Writes carry their events in the same document write (the outbox) and the store
+ * relays them afterwards; a crash in between leaves them for the outbox sweep. Writes may throw
+ * `DuplicateError`.
+ */
+export interface ReferralStore {
+  findById(merchantId: string, id: string): Promise<ReferralRecord | null>;
+  findByCustomer(merchantId: string, processorCustomerId: string): Promise<ReferralRecord | null>;
+  /** Newest first. */
+  page(
+    merchantId: string,
+    filters: ReferralFilters,
+    skip: number,
+    limit: number,
+  ): Promise<Page<ReferralRecord>>;
+  insertWithEvents(
+    record: ReferralRecord,
+    events: EventEnvelope[],
+    context: EventContext,
+  ): Promise<void>;
+  /** False when the referral no longer matches `change.expected` (or is gone). */
+  updateWithEvents(
+    merchantId: string,
+    id: string,
+    changes: Partial<ReferralRecord>,
+    events: EventEnvelope[],
+    context: EventContext,
+    change?: ReferralChange,
+  ): Promise<boolean>;
+}
+
+/** The read models of the affiliate service's links, affiliates, campaigns and coupons. */
+export interface CatalogStore {
+  linkByToken(merchantId: string, token: string): Promise<KnownLink | null>;
+  linksByIds(merchantId: string, ids: string[]): Promise<KnownLink[]>;
+  firstLinkOf(merchantId: string, affiliateId: string): Promise<KnownLink | null>;
+  affiliate(merchantId: string, id: string): Promise<KnownAffiliate | null>;
+  affiliatesByIds(merchantId: string, ids: string[]): Promise<KnownAffiliate[]>;
+  campaign(merchantId: string, id: string): Promise<KnownCampaign | null>;
+  couponByCode(merchantId: string, code: string): Promise<KnownCoupon | null>;
+  saveAffiliate(merchantId: string, view: AffiliateView): Promise<void>;
+  saveLink(merchantId: string, link: LinkView): Promise<void>;
+}
+
+/** Visitors, leads and conversions per link (kept in memory by the implementation). */
+export interface LinkCountsReader {
+  get(merchantId: string, linkId: string): LinkCounts;
+}
+
+/** Applies a processor event at most once per consumer (the record of applied events). */
+export interface AppliedEvents {
+  once(consumer: string, eventId: string, apply: () => Promise<void>): Promise<boolean>;
 }

@@ -1,14 +1,13 @@
 /** Builds referral views for a batch of records: links, their counts and affiliates from memory. */
 import type { ReferralView } from '@aff/contracts';
-import type { CatalogRepository } from '../data/catalog.repository';
-import type { LinkCountsMemory } from '../data/link-counts';
-import type { ReferralRecord } from '../data/referral.schema';
+import type { CatalogStore, LinkCountsReader } from './ports';
+import type { ReferralRecord } from './records';
 import { toReferralLink, toReferralView } from './referral-views';
 
 export class ReferralPresenter {
   constructor(
-    private readonly linkCounts: LinkCountsMemory,
-    private readonly catalog: CatalogRepository,
+    private readonly linkCounts: LinkCountsReader,
+    private readonly catalog: CatalogStore,
   ) {}
 
   async present(

@@ -1,8 +1,6 @@
 /** Referral records to the REST shape, with the link (and its counts) and optional affiliate. */
 import type { AffiliateView, ReferralLink, ReferralView } from '@aff/contracts';
-import type { KnownLink } from '../data/catalog.schema';
-import type { LinkCounts } from '../data/link-counts';
-import type { ReferralRecord } from '../data/referral.schema';
+import type { KnownLink, LinkCounts, ReferralRecord } from './records';
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 

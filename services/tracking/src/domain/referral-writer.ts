@@ -1,14 +1,13 @@
 /**
- * Writes referrals together with their events (in-document outbox) and relays them. The view
- * an event carries is the referral as it will be after the write, link counts included.
+ * Writes referrals together with their events (the store keeps them in the same write and
+ * relays them). The view an event carries is the referral as it will be after the write, link
+ * counts included.
  */
-import type { FilterQuery, UpdateQuery } from 'mongoose';
 import { buildEvent, deterministicId } from '@aff/contracts';
 import type { EventEnvelope, EventMap, ReferralView } from '@aff/contracts';
-import type { ReferralRepository } from '../data/referral.repository';
-import type { ReferralRecord } from '../data/referral.schema';
 import type { ReferralPresenter } from './referral-presenter';
-import type { CallContext, EventRelay } from './ports';
+import type { CallContext, ReferralStore } from './ports';
+import type { ReferralRecord } from './records';
 
 export type ReferralEventType =
   'referral.created' | 'referral.lead' | 'referral.converted' | 'referral.updated';
@@ -18,7 +17,7 @@ export interface WriteOptions {
    * Only write while the stored referral still matches (e.g. `{ became_lead_at: null }` for the
    * step to lead), so two writers racing on one referral cannot both make the same step.
    */
-  condition?: FilterQuery<ReferralRecord>;
+  condition?: Partial<ReferralRecord>;
   /** Seed for deterministic event ids (a processor event id), so a re-run publishes the same ids. */
   idSeed?: string;
   /** More events to store in the same write, built from the new view. */
@@ -27,29 +26,23 @@ export interface WriteOptions {
 
 export class ReferralWriter {
   constructor(
-    private readonly referrals: ReferralRepository,
+    private readonly referrals: ReferralStore,
     private readonly presenter: ReferralPresenter,
-    private readonly relay: EventRelay,
-    private readonly newest: { add(merchantId: string, id: string, createdAt: Date): void },
   ) {}
 
   async create(
     ctx: CallContext,
-    record: Omit<ReferralRecord, 'pending_events'>,
+    record: ReferralRecord,
     types: ReferralEventType[],
     opts: WriteOptions = {},
   ): Promise<ReferralView> {
-    const next = { ...record, pending_events: [] };
-    const view = await this.viewAfter(ctx.merchantId, null, next);
+    const view = await this.viewAfter(ctx.merchantId, null, record);
     const events = [
       ...this.events(ctx, types, view, opts.idSeed),
-      ...this.couponEvents(ctx, next, opts.idSeed),
+      ...this.couponEvents(ctx, record, opts.idSeed),
       ...(opts.extra?.(view) ?? []),
     ];
-    const result = await this.referrals.insert(record, events, ctx.events);
-    // Listed at once on this replica; others add it when its `referral.created` arrives.
-    this.newest.add(ctx.merchantId, record._id, record.created_at);
-    this.relay.relay(result.pending);
+    await this.referrals.insertWithEvents(record, events, ctx.events);
     return view;
   }
 
@@ -71,19 +64,15 @@ export class ReferralWriter {
       ...(types.length > 0 ? this.couponEvents(ctx, next, opts.idSeed) : []),
       ...(opts.extra?.(view) ?? []),
     ];
-    const update: UpdateQuery<ReferralRecord> = { $set: set };
-    if (opts.inc) update.$inc = opts.inc;
-    const result = await this.referrals.updateIf(
+    const written = await this.referrals.updateWithEvents(
       ctx.merchantId,
       current._id,
-      opts.condition ?? {},
-      update,
+      set,
       events,
       ctx.events,
+      { expected: opts.condition, addVisits: opts.inc?.visits },
     );
-    if (!result) return null;
-    this.relay.relay(result.pending);
-    return view;
+    return written ? view : null;
   }
 
   /**

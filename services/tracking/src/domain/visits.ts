@@ -2,17 +2,16 @@
 import { leadBodySchema, validate, visitBodySchema } from '@aff/contracts';
 import type { ReferralView, VisitAnswer } from '@aff/contracts';
 import { AppError, errors } from '@aff/api';
-import type { ReferralRepository } from '../data/referral.repository';
-import type { ReferralRecord } from '../data/referral.schema';
 import type { Catalog } from './catalog';
 import { newReferral } from './new-referral';
 import { affiliateCanEarn, isLive, isSelfReferral, stateAfterLead } from './referral-rules';
 import type { ReferralWriter } from './referral-writer';
-import type { CallContext } from './ports';
+import type { CallContext, ReferralStore } from './ports';
+import type { ReferralRecord } from './records';
 
 export class VisitUseCases {
   constructor(
-    private readonly referrals: ReferralRepository,
+    private readonly referrals: ReferralStore,
     private readonly catalog: Catalog,
     private readonly writer: ReferralWriter,
     private readonly now: () => Date = () => new Date(),

@@ -3,13 +3,13 @@ import { currentEventContext, ok, type RpcHandlers } from '@aff/messaging';
 import { errors } from '@aff/api';
 import type { ReferralQueries } from '../domain/referral-queries';
 import type { VisitUseCases } from '../domain/visits';
-import type { ReferralRepository } from '../data/referral.repository';
 import type { ReferralPresenter } from '../domain/referral-presenter';
+import type { ReferralStore } from '../domain/ports';
 
 export function trackingRpc(deps: {
   visits: VisitUseCases;
   queries: ReferralQueries;
-  referrals: ReferralRepository;
+  referrals: ReferralStore;
   presenter: ReferralPresenter;
 }): RpcHandlers<'tracking'> {
   const ctx = (merchantId: string, requestId: string) => ({

@@ -1,0 +1,45 @@
+/** Affiliates over MongoDB: the `AffiliateStore` port (see outbox-repository.ts for writes). */
+import type { FilterQuery } from 'mongoose';
+import { type TenantRepository } from '@aff/mongo';
+import type { AffiliateFilters, AffiliateStore, Page } from '../domain/ports';
+import type { AffiliateRecord } from '../domain/records';
+import type { AffiliateDocument } from './affiliate.schema';
+import { OutboxRepository, type EventRelay } from './outbox-repository';
+
+export class AffiliateRepository
+  extends OutboxRepository<AffiliateRecord>
+  implements AffiliateStore
+{
+  constructor(repo: TenantRepository<AffiliateDocument>, relay: EventRelay) {
+    super(repo, relay);
+  }
+
+  findByIds(merchantId: string, ids: string[]): Promise<AffiliateRecord[]> {
+    return this.repo.findMany(merchantId, { _id: { $in: ids } });
+  }
+
+  findByEmail(merchantId: string, email: string, exceptId?: string) {
+    return this.repo.findOne(merchantId, exceptId ? { email, _id: { $ne: exceptId } } : { email });
+  }
+
+  findByProcessorCustomer(merchantId: string, customerId: string) {
+    return this.repo.findOne(merchantId, { processor_customer_id: customerId });
+  }
+
+  page(
+    merchantId: string,
+    filters: AffiliateFilters,
+    skip: number,
+    limit: number,
+  ): Promise<Page<AffiliateRecord>> {
+    const query: FilterQuery<AffiliateDocument> = {};
+    if (filters.campaign_id) query.campaign_id = filters.campaign_id;
+    if (filters.email) query.email = filters.email;
+    if (filters.processor_customer_id) query.processor_customer_id = filters.processor_customer_id;
+    return this.repo.page(merchantId, query, skip, limit);
+  }
+
+  async countSignIn(merchantId: string, id: string): Promise<void> {
+    await this.repo.update(merchantId, id, { $inc: { sign_in_count: 1 } });
+  }
+}

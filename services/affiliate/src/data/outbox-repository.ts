@@ -1,0 +1,87 @@
+/**
+ * The outbox-aware base of this service's repositories: a `TenantRepository` (merchant-scoped
+ * reads and writes, batched inserts) that hands the events a write queued to the relay itself,
+ * right after the write, and turns MongoDB duplicate-key errors into the domain's
+ * `DuplicateError`. Events are stored in the same document write, so a crash before the relay
+ * leaves them to the outbox sweep.
+ */
+import type { FilterQuery, UpdateQuery } from 'mongoose';
+import type { EventEnvelope } from '@aff/contracts';
+import type { EventContext, PendingEvent } from '@aff/messaging';
+import { isDuplicateKeyError, type TenantRepository, type TenantRecord } from '@aff/mongo';
+import { DuplicateError, type OutboxStore } from '../domain/ports';
+
+/** Publishes events stored with a write (the kernel's outbox relay). */
+export interface EventRelay {
+  relay(pending: PendingEvent[]): void;
+}
+
+/** Rethrows a duplicate-key error as the domain's `DuplicateError`, anything else as it is. */
+export async function mapDuplicate<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isDuplicateKeyError(error)) throw new DuplicateError((error as Error).message);
+    throw error;
+  }
+}
+
+export class OutboxRepository<
+  R extends { _id: string; merchant_id: string; created_at: Date },
+> implements OutboxStore<R> {
+  protected readonly repo: TenantRepository<R & TenantRecord>;
+
+  constructor(
+    repo: TenantRepository<R & TenantRecord>,
+    private readonly relay: EventRelay,
+  ) {
+    this.repo = repo;
+  }
+
+  findById(merchantId: string, id: string): Promise<R | null> {
+    return this.repo.findById(merchantId, id);
+  }
+
+  async insertWithEvents(record: R, events: EventEnvelope[], context: EventContext): Promise<R> {
+    const result = await mapDuplicate(
+      this.repo.insert(record as Omit<R & TenantRecord, 'pending_events'>, events, context),
+    );
+    this.relay.relay(result.pending);
+    return result.record;
+  }
+
+  async updateWithEvents(
+    merchantId: string,
+    id: string,
+    changes: Partial<R>,
+    events: EventEnvelope[],
+    context: EventContext,
+    expected: Partial<R> = {},
+  ): Promise<R | null> {
+    return this.applyWithEvents(
+      merchantId,
+      id,
+      { $set: changes } as UpdateQuery<R & TenantRecord>,
+      events,
+      context,
+      expected as FilterQuery<R & TenantRecord>,
+    );
+  }
+
+  /** For a repository's own updates (e.g. `$inc`), relayed like the others. */
+  protected async applyWithEvents(
+    merchantId: string,
+    id: string,
+    update: UpdateQuery<R & TenantRecord>,
+    events: EventEnvelope[],
+    context: EventContext,
+    condition: FilterQuery<R & TenantRecord> = {},
+  ): Promise<R | null> {
+    const result = await mapDuplicate(
+      this.repo.updateIf(merchantId, id, condition, update, events, context),
+    );
+    if (!result) return null;
+    if (result.pending.length > 0) this.relay.relay(result.pending);
+    return result.record;
+  }
+}

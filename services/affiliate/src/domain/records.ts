@@ -1,0 +1,154 @@
+/**
+ * The plain records this service keeps (what repositories return). Declared here so the domain
+ * never depends on the storage layer; data/ schemas are built from these types.
+ */
+import type { AffiliateState, CommissionStats } from '@aff/contracts';
+
+export interface AffiliateRecord {
+  _id: string;
+  merchant_id: string;
+  campaign_id: string;
+  state: AffiliateState;
+  first_name: string;
+  last_name: string;
+  email: string;
+  confirmed_at: Date | null;
+  unconfirmed_email: string | null;
+  wallet_a_email: string | null;
+  wallet_a_email_confirmed_at: Date | null;
+  wallet_b_email: string | null;
+  wallet_b_email_confirmed_at: Date | null;
+  receive_new_commission_notifications: boolean;
+  sign_in_count: number;
+  processor_customer_id: string | null;
+  /**
+   * Uniqueness key for processor_customer_id. FerretDB has no partial or sparse indexes, so a
+   * unique index on a nullable field would make every null collide; non-customers get their own id.
+   */
+  customer_key: string;
+  processor_account_id: string | null;
+  visitors: number;
+  leads: number;
+  conversions: number;
+  commission_stats: CommissionStats;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface CampaignRecord {
+  _id: string;
+  merchant_id: string;
+  name: string;
+  url: string;
+  reward_type: 'percent' | 'amount';
+  commission_percent: number | null;
+  commission_amount_cents: number | null;
+  commission_amount_currency: string | null;
+  minimum_payout_cents: number;
+  days_until_commissions_are_due: number;
+  days_before_referrals_expire: number;
+  max_commission_period_months: number | null;
+  max_commissions: number | null;
+  is_default: boolean;
+  /** 'default' for the merchant's default campaign, else the campaign id: unique per merchant. */
+  default_slot: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface LinkRecord {
+  _id: string;
+  merchant_id: string;
+  affiliate_id: string;
+  token: string;
+  /** Landing page chosen for this link; null (or absent on older links) = the campaign's URL. */
+  url?: string | null;
+  visitors: number;
+  leads: number;
+  conversions: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface CouponRecord {
+  _id: string;
+  merchant_id: string;
+  /** Unique per merchant; the code customers enter at checkout. */
+  code: string;
+  affiliate_id: string;
+  campaign_id: string;
+  processor_coupon_id: string | null;
+  leads: number;
+  conversions: number;
+  archived: boolean;
+  archived_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/**
+ * The one live magic link of an affiliate (keyed by affiliate id, so issuing a new one replaces
+ * and thereby invalidates the old). Only a hash of the token is stored.
+ */
+export interface SsoTokenRecord {
+  _id: string;
+  merchant_id: string;
+  token_hash: string;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+/**
+ * The one live e-mail confirmation link of an affiliate (keyed by affiliate id, so a newer
+ * request replaces and thereby invalidates the older link). Only a hash of the token is stored.
+ */
+export interface EmailConfirmationRecord {
+  _id: string;
+  merchant_id: string;
+  /** The address this link confirms. */
+  email: string;
+  token_hash: string;
+  expires_at: Date;
+  used_at: Date | null;
+}
+export interface ReferralFact {
+  _id: string;
+  merchant_id: string;
+  affiliate_id: string;
+  link_id: string | null;
+  /** 0 or 1; only ever raised ($max), so events may arrive in any order. */
+  lead: number;
+  conversion: number;
+  /** Set while the counters have not yet received this fact's last change (see derived-counters.ts). */
+  pending_since?: Date | null;
+}
+
+export interface CouponReferralFact {
+  _id: string;
+  merchant_id: string;
+  coupon_id: string;
+  lead: number;
+  conversion: number;
+}
+
+export interface CommissionFact {
+  _id: string;
+  merchant_id: string;
+  affiliate_id: string;
+  currency: string;
+  amount: number;
+  state: string;
+  updated_at: string;
+  pending_since?: Date | null;
+}
+
+export interface SaleFact {
+  _id: string;
+  merchant_id: string;
+  affiliate_id: string;
+  currency: string;
+  gross_cents: number;
+  net_cents: number;
+  updated_at: string;
+  pending_since?: Date | null;
+}

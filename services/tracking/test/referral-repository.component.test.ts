@@ -1,0 +1,109 @@
+/**
+ * The referral repository over the real MongoDB-protocol server: it relays the events of its
+ * own writes, lists new referrals from its in-memory index at once, and reports a processor
+ * customer already attributed to another referral as the domain's `DuplicateError`.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Connection } from 'mongoose';
+import { buildEvent } from '@aff/contracts';
+import type { PendingEvent } from '@aff/messaging';
+import { NewestIndex, TenantRepository, connectMongo } from '@aff/mongo';
+import { ReferralRepository } from '../src/data/referral.repository';
+import { referralModel } from '../src/data/referral.schema';
+import { DuplicateError } from '../src/domain/ports';
+import { customerKey, type ReferralRecord } from '../src/domain/records';
+
+let mongo: Connection;
+let referrals: ReferralRepository;
+const relayed: PendingEvent[] = [];
+const merchant = `m_${randomUUID()}`;
+
+beforeAll(async () => {
+  mongo = await connectMongo(process.env.MONGO_URL!, `referral_repo_test_${Date.now()}`);
+  const model = referralModel(mongo);
+  await model.init();
+  referrals = new ReferralRepository(
+    new TenantRepository(model),
+    { relay: (pending) => void relayed.push(...pending) },
+    NewestIndex.of(model, 'referral.created'),
+  );
+});
+afterAll(async () => {
+  await mongo.dropDatabase();
+  await mongo.close();
+});
+
+function aReferral(customerId: string): ReferralRecord {
+  const id = randomUUID();
+  const now = new Date();
+  return {
+    _id: id,
+    merchant_id: merchant,
+    link_id: null,
+    affiliate_id: 'a1',
+    campaign_id: 'c1',
+    coupon_id: null,
+    visits: 1,
+    email: null,
+    customer: null,
+    processor_customer_id: customerId,
+    customer_key: customerKey(customerId),
+    processor_account_id: null,
+    conversion_state: 'lead',
+    became_lead_at: now,
+    became_conversion_at: null,
+    expires_at: new Date(now.getTime() + 86_400_000),
+    deactivated_at: null,
+    landing_url: null,
+    referrer: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+it('relays its writes, lists them at once, and maps a taken customer to DuplicateError', async () => {
+  const first = aReferral('cus_1');
+  const event = buildEvent('coupon_referral.updated', merchant, {
+    coupon_id: 'k1',
+    referral_id: first._id,
+    lead: true,
+    conversion: false,
+  });
+  await referrals.insertWithEvents(first, [event], {});
+  expect(relayed.map((item) => item.event.id)).toEqual([event.id]);
+  expect((await referrals.page(merchant, {}, 0, 10)).items.map((r) => r._id)).toEqual([first._id]);
+
+  expect(
+    await referrals.updateWithEvents(
+      merchant,
+      first._id,
+      { email: 'x@example.com' },
+      [],
+      {},
+      {
+        expected: { became_conversion_at: null },
+        addVisits: 1,
+      },
+    ),
+  ).toBe(true);
+  expect(await referrals.findByCustomer(merchant, 'cus_1')).toMatchObject({
+    email: 'x@example.com',
+    visits: 2,
+  });
+  expect(
+    await referrals.updateWithEvents(
+      merchant,
+      first._id,
+      { email: 'y@example.com' },
+      [],
+      {},
+      {
+        expected: { conversion_state: 'visitor' },
+      },
+    ),
+  ).toBe(false);
+
+  await expect(referrals.insertWithEvents(aReferral('cus_1'), [], {})).rejects.toBeInstanceOf(
+    DuplicateError,
+  );
+});
