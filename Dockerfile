@@ -7,7 +7,8 @@
 #
 # Build:  docker build -t affiliate-platform:local .
 # Stages: manifests -> build (npm ci + npm run build) and prod-deps (npm ci --omit=dev) -> runtime.
-# New workspaces under libs/ or services/ are picked up without editing this file.
+# New workspaces under libs/ or services/ are picked up without editing this file. Dev tooling
+# (tools/, e.g. @aff/devstack) is only built and type-checked here; none of it is in the image.
 # Uses the npm bundled with the Node 20 image (10.x); do not upgrade it here: npm 11 rejects the
 # current package-lock.json (see docs/deploy.md, "Known issues").
 
@@ -24,9 +25,10 @@ ENV NPM_CONFIG_UPDATE_NOTIFIER=false \
 FROM base AS manifests
 COPY libs /src/libs
 COPY services /src/services
+COPY tools /src/tools
 RUN mkdir /manifests \
  && cd /src \
- && find libs services -mindepth 2 -maxdepth 2 -name package.json -exec cp --parents {} /manifests/ \;
+ && find libs services tools -mindepth 2 -maxdepth 2 -name package.json -exec cp --parents {} /manifests/ \;
 
 # Full install (dev dependencies included) and `npm run build`.
 # --ignore-scripts: nothing in the tree needs an install script to build or run (the only
@@ -45,12 +47,15 @@ RUN npm run build \
  && find libs services -mindepth 2 -maxdepth 2 -type d -name dist -exec cp -a --parents {} /out/ \; \
  && find /out -type f \( -name '*.tsbuildinfo' -o -name '*.d.ts' -o -name '*.d.ts.map' \) -delete
 
-# Production dependencies only, installed fresh (in parallel with the build stage).
+# Production dependencies only, installed fresh (in parallel with the build stage). The tools/
+# workspaces have only devDependencies; their manifests and links go once npm ci has read them.
 FROM base AS prod-deps
 COPY package.json package-lock.json ./
 COPY --from=manifests /manifests/ ./
 RUN --mount=type=cache,target=/root/.npm \
-    npm ci --omit=dev --ignore-scripts
+    npm ci --omit=dev --ignore-scripts \
+ && for ws in tools/*/; do rm -f "node_modules/$(node -p "require('./$ws/package.json').name")"; done \
+ && rm -rf tools
 
 FROM base AS runtime
 ENV NODE_ENV=production

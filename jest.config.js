@@ -12,10 +12,15 @@ module.exports = {
       { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } },
     ],
   },
-  moduleNameMapper: { '^@aff/(.*)$': '<rootDir>/libs/$1/src' },
+  // Dev tooling lives under tools/, the runtime libraries under libs/; the first match wins.
+  moduleNameMapper: {
+    '^@aff/devstack$': '<rootDir>/tools/devstack/src',
+    '^@aff/(.*)$': '<rootDir>/libs/$1/src',
+  },
   testMatch: [
     '<rootDir>/libs/*/test/**/*.test.ts',
     '<rootDir>/services/*/test/**/*.test.ts',
+    '<rootDir>/tools/*/test/**/*.test.ts',
     '<rootDir>/test/**/*.test.ts',
   ],
   globalSetup: '<rootDir>/test/support/global-setup.ts',

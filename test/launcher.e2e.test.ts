@@ -33,7 +33,7 @@ async function startLauncher(): Promise<Launcher> {
     process.execPath,
     [
       '-e',
-      `require(${JSON.stringify(path.join(ROOT, 'libs/devstack/dist/dev-system.js'))}).runDevSystem()`,
+      `require(${JSON.stringify(path.join(ROOT, 'tools/devstack/dist/dev-system.js'))}).runDevSystem()`,
     ],
     // Its own process group, like a terminal's foreground job, so Ctrl-C can be imitated.
     { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },

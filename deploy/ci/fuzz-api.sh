@@ -22,7 +22,7 @@ port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{
 echo "[fuzz] starting the system on port $port (log: $work/system.log)"
 # Generated requests include bad credentials; the per-IP limit on failed logins (20/min) would
 # turn the rest of the run into 429s, so it is raised here.
-AUTH_FAILURE_POINTS=1000000 AFF_LOCAL_DIR="$work" PORT="$port" node -e 'require("./libs/devstack/dist/dev-system.js").runDevSystem()' \
+AUTH_FAILURE_POINTS=1000000 AFF_LOCAL_DIR="$work" PORT="$port" node -e 'require("./tools/devstack/dist/dev-system.js").runDevSystem()' \
   >"$work/system.log" 2>&1 &
 system_pid=$!
 stop() {

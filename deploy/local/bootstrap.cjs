@@ -2,7 +2,7 @@
 /*
  * Entry of `npm start`, `npm test` and `npm run bench` on a fresh clone: installs the npm
  * dependencies when the lockfile changed, builds (tsc -b, incremental), then hands over to the
- * compiled dev tooling in libs/devstack. Plain CommonJS because nothing is built yet when it runs.
+ * compiled dev tooling in tools/devstack. Plain CommonJS because nothing is built yet when it runs.
  */
 'use strict';
 const { execFileSync, spawnSync } = require('node:child_process');
@@ -44,13 +44,13 @@ function main() {
   if (mode === 'setup') {
     return;
   } else if (mode === 'start') {
-    require(path.join(root, 'libs/devstack/dist/dev-system.js')).runDevSystem();
+    require(path.join(root, 'tools/devstack/dist/dev-system.js')).runDevSystem();
   } else if (mode === 'test') {
     const jest = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js');
     const result = spawnSync(process.execPath, [jest, ...args], { cwd: root, stdio: 'inherit' });
     process.exit(result.status ?? 1);
   } else if (mode === 'bench') {
-    require(path.join(root, 'libs/devstack/dist/bench/run-bench.js')).runBench(args);
+    require(path.join(root, 'tools/devstack/dist/bench/run-bench.js')).runBench(args);
   } else {
     process.stderr.write('usage: bootstrap.cjs setup|start|test|bench\n');
     process.exit(2);

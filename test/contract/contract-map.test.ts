@@ -3,8 +3,15 @@
  * service has a handler in that service's table, every route the gateway proxies comes from
  * it, and the OpenAPI document lists every HTTP operation of it.
  */
-import { SERVICES, buildOpenApiDocument, openApiPath, operationList } from '@aff/contracts';
-import { checkHandlers, type RpcHandler } from '@aff/messaging';
+import {
+  OPERATIONS,
+  SERVICES,
+  buildOpenApiDocument,
+  isInternalOperation,
+  openApiPath,
+  operationList,
+} from '@aff/contracts';
+import { checkHandlers } from '@aff/messaging';
 import { affiliateRpc } from '../../services/affiliate/src/rpc/affiliate.rpc';
 import { campaignRpc } from '../../services/affiliate/src/rpc/campaign.rpc';
 import { couponRpc, magicLinkRpc } from '../../services/affiliate/src/rpc/coupon.rpc';
@@ -19,7 +26,7 @@ import { apiRoutes } from '../../services/gateway/src/http/routes';
 
 // Handler factories only close over their use cases; building a table calls none of them.
 const none = {} as never;
-const tables: Record<(typeof SERVICES)[number], Record<string, RpcHandler>> = {
+const tables: Record<(typeof SERVICES)[number], Record<string, unknown>> = {
   affiliate: {
     ...affiliateRpc(none),
     ...campaignRpc(none),
@@ -93,4 +100,28 @@ it('the OpenAPI document offers Idempotency-Key on the API writes, and only ther
   expect(document.paths['/v1/affiliates']!.post.responses['422']).toBeDefined();
   expect(takesKey('/v1/affiliates', 'get')).toBe(false);
   expect(takesKey('/t/v1/visits', 'post')).toBe(false);
+});
+
+it('internal operations take a typed input, have no HTTP shape, and stay out of the document', () => {
+  const internal = operationList().filter(isInternalOperation);
+  expect(internal.map((operation) => operation.name).sort()).toEqual([
+    'confirmEmail',
+    'redeemMagicLink',
+    'resolveLinkToken',
+  ]);
+  const document = JSON.stringify(buildOpenApiDocument());
+  for (const operation of internal) {
+    expect(operation.input.safeParse({}).success).toBe(false);
+    expect([operation.http, operation.params, operation.query, operation.body]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(document).not.toContain(`"${operation.name}"`);
+  }
+  expect(OPERATIONS.resolveLinkToken.input.parse({ merchant_id: 'm', token: 't' })).toEqual({
+    merchant_id: 'm',
+    token: 't',
+  });
 });

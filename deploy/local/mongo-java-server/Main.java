@@ -1,4 +1,4 @@
-// Launcher of the local MongoDB wire-protocol server (mongo-java-server), started by libs/devstack
+// Launcher of the local MongoDB wire-protocol server (mongo-java-server), started by tools/devstack
 // when no MONGO_URL and no Docker engine are there. Usage:
 //   java -cp 'lib/*' Main.java --port 27017 [--host 127.0.0.1] [--backend h2|memory] [--file data.mv]
 // Runs until killed; a JVM shutdown hook closes the server so the H2 store is flushed on SIGTERM.

@@ -55,3 +55,21 @@ export const errors = {
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }
+
+/**
+ * The AppError an error reply stands for, so a service calling another sees the same error the
+ * callee threw (status, message, details). An unknown status counts as internal. A 5xx is the
+ * callee's trouble, not the caller's input, so it stays retryable for event consumers.
+ */
+export function appErrorFromReply(status: number, body: unknown): AppError {
+  const code = (Object.keys(STATUS) as ErrorCode[]).find((key) => STATUS[key] === status);
+  const reply = (typeof body === 'object' && body !== null ? body : {}) as {
+    error?: unknown;
+    details?: unknown;
+  };
+  const message = typeof reply.error === 'string' ? reply.error : `Reply with status ${status}`;
+  const details = Array.isArray(reply.details)
+    ? reply.details.filter((detail): detail is string => typeof detail === 'string')
+    : undefined;
+  return new AppError(code ?? 'internal', message, details, status >= 500);
+}

@@ -3,6 +3,7 @@ export * from './trace-context';
 export * from './json';
 export * from './rpc-server';
 export * from './rpc-client';
+export * from './internal-call';
 export * from './streams';
 export * from './event-publisher';
 export * from './event-consumer';

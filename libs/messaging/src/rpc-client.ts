@@ -19,11 +19,26 @@ export class RpcClient {
     private readonly timeoutMs: number,
   ) {}
 
+  /** A public operation, with the HTTP envelope the gateway built. */
   async call(
     service: ServiceName,
     operation: string,
     request: RpcRequest,
     requestId: string,
+  ): Promise<RpcReply> {
+    return this.send(service, operation, request, requestId, request.merchant_id);
+  }
+
+  /**
+   * Any JSON payload as the request (internal operations send their input as is; see
+   * `callInternal`). The reply is `{status, body}` either way.
+   */
+  async send(
+    service: ServiceName,
+    operation: string,
+    payload: unknown,
+    requestId: string,
+    merchantId?: string,
   ): Promise<RpcReply> {
     const subject = rpcSubject(service, operation);
     const span = tracer.startSpan(`${subject} send`, {
@@ -33,9 +48,9 @@ export class RpcClient {
     const ctx = trace.setSpan(context.active(), span);
     const hdrs = injectTraceContext(createHeaders(), ctx);
     hdrs.set(HEADERS.requestId, requestId);
-    hdrs.set(HEADERS.merchantId, request.merchant_id);
+    if (merchantId) hdrs.set(HEADERS.merchantId, merchantId);
     try {
-      const msg = await this.nc.request(subject, encodeJson(request), {
+      const msg = await this.nc.request(subject, encodeJson(payload), {
         timeout: this.timeoutMs,
         headers: hdrs,
       });

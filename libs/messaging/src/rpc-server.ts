@@ -1,20 +1,34 @@
 /**
  * Serves a service's request/reply operations on `rpc.<service>.<op>` through a queue group.
- * Handlers receive the decoded request and return `{status, body}`; an AppError becomes the
- * spec's error body, anything else a logged 500. Work is bounded by a fastq queue.
+ * Handlers of public operations receive the gateway's request envelope and return
+ * `{status, body}`; handlers of internal operations receive their validated input and return
+ * the reply body. An AppError becomes the spec's error body, anything else a logged 500. Work
+ * is bounded by a fastq queue.
  */
 import fastq from 'fastq';
 import { SpanKind, SpanStatusCode, context, metrics, trace } from '@opentelemetry/api';
 import type { Msg, NatsConnection, Subscription } from '@nats-io/nats-core';
 import {
   HEADERS,
+  isInternalOperation,
   operationsOfService,
   rpcQueueGroup,
   rpcRequestSchema,
   rpcSubject,
+  validate,
 } from '@aff/contracts';
-import type { OperationNameOf, RpcReply, RpcRequest, ServiceName } from '@aff/contracts';
-import { isAppError } from '@aff/api';
+import type {
+  InternalOperation,
+  InternalParsedInput,
+  InternalResult,
+  Operation,
+  OperationMap,
+  OperationNameOf,
+  RpcReply,
+  RpcRequest,
+  ServiceName,
+} from '@aff/contracts';
+import { AppError, isAppError } from '@aff/api';
 import type { Logger } from '@aff/logging';
 import { extractTraceContext } from './trace-context';
 import { decodeJson, encodeJson } from './json';
@@ -23,17 +37,31 @@ export interface RpcContext {
   requestId: string;
   log: Logger;
 }
+/** Handler of a public operation: the gateway's request envelope in, status and body out. */
 export type RpcHandler = (request: RpcRequest, ctx: RpcContext) => Promise<RpcReply>;
 
+/** Handler of an internal operation: its validated input in, the reply body out. */
+export type InternalHandler<O extends InternalOperation> = (
+  input: InternalParsedInput<O>,
+  ctx: RpcContext,
+) => Promise<InternalResult<O>>;
+
 /** A service's handler table: one handler per operation the contract map gives the service. */
-export type RpcHandlers<S extends ServiceName> = Record<OperationNameOf<S>, RpcHandler>;
+export type RpcHandlers<S extends ServiceName> = {
+  [K in OperationNameOf<S>]: OperationMap[K] extends InternalOperation
+    ? InternalHandler<OperationMap[K]>
+    : RpcHandler;
+};
+
+/** What the transport calls: the decoded payload in, `{status, body}` out. */
+type WireHandler = (payload: unknown, ctx: RpcContext) => Promise<RpcReply>;
 
 /**
  * The table must match the contract map exactly: a missing handler would answer 404 to a route
  * the gateway serves, an extra one is an operation nobody can find. Spread tables escape the
  * compiler's excess-key check, hence this check at start.
  */
-export function checkHandlers(service: ServiceName, handlers: Record<string, RpcHandler>): void {
+export function checkHandlers(service: ServiceName, handlers: Record<string, unknown>): void {
   const declared = new Set(operationsOfService(service).map((operation) => operation.name));
   const missing = [...declared].filter((name) => !Object.hasOwn(handlers, name));
   const extra = Object.keys(handlers).filter((name) => !declared.has(name));
@@ -64,16 +92,79 @@ export function serveRpc<S extends ServiceName>(
   concurrency = 64,
 ): Subscription {
   checkHandlers(service, handlers);
-  return serveHandlers(nc, service, handlers, log, concurrency);
+  return serveOperations(
+    nc,
+    service,
+    operationsOfService(service),
+    handlers as Record<string, unknown>,
+    log,
+    concurrency,
+  );
 }
 
-/** The transport under `serveRpc`, for any table (tests of the RPC layer itself). */
+/**
+ * Serves the given operations with their handlers, each in the way its kind takes (internal:
+ * input validated by `operation.input`; public: the request envelope). For `serveRpc`, and for
+ * tests of the RPC layer with operations outside the contract map.
+ */
+export function serveOperations(
+  nc: NatsConnection,
+  service: ServiceName,
+  operations: readonly Operation[],
+  handlers: Record<string, unknown>,
+  log: Logger,
+  concurrency = 64,
+): Subscription {
+  const wire: Record<string, WireHandler> = {};
+  for (const operation of operations) {
+    const handler = handlers[operation.name];
+    if (typeof handler !== 'function') continue;
+    wire[operation.name] = isInternalOperation(operation)
+      ? internalWire(operation, handler as InternalHandler<InternalOperation>)
+      : envelopeWire(handler as RpcHandler);
+  }
+  return serveWire(nc, service, wire, log, concurrency);
+}
+
+/** The transport under `serveRpc` with envelope handlers only (tests of the RPC layer itself). */
 export function serveHandlers(
   nc: NatsConnection,
   service: ServiceName,
   handlers: Record<string, RpcHandler>,
   log: Logger,
   concurrency = 64,
+): Subscription {
+  const wire = Object.fromEntries(
+    Object.entries(handlers).map(([name, handler]) => [name, envelopeWire(handler)]),
+  );
+  return serveWire(nc, service, wire, log, concurrency);
+}
+
+function envelopeWire(handler: RpcHandler): WireHandler {
+  return (payload, ctx) => handler(rpcRequestSchema.parse(payload), ctx);
+}
+
+/** Bad input is the caller's bug, answered as a 400 with the schema's messages. */
+function internalWire(
+  operation: InternalOperation,
+  handler: InternalHandler<InternalOperation>,
+): WireHandler {
+  return async (payload, ctx) => {
+    const input = validate(operation.input, payload);
+    if (!input.ok) {
+      throw new AppError('bad_request', `Invalid input of ${operation.name}`, input.details);
+    }
+    const body: unknown = await handler(input.value, ctx);
+    return { status: operation.response.status, body };
+  };
+}
+
+function serveWire(
+  nc: NatsConnection,
+  service: ServiceName,
+  handlers: Record<string, WireHandler>,
+  log: Logger,
+  concurrency: number,
 ): Subscription {
   const prefix = rpcSubject(service, '');
   const queue = fastq.promise((msg: Msg) => handleOne(msg), concurrency);
@@ -116,8 +207,7 @@ export function serveHandlers(
     const handler = Object.hasOwn(handlers, operation) ? handlers[operation] : undefined;
     if (!handler) return { status: 404, body: { error: `Unknown operation: ${operation}` } };
     try {
-      const request = rpcRequestSchema.parse(decodeJson(msg.data));
-      return await handler(request, ctx);
+      return await handler(decodeJson(msg.data), ctx);
     } catch (error) {
       if (isAppError(error)) return { status: error.status, body: error.toBody() };
       ctx.log.error({ err: error }, 'rpc handler failed');

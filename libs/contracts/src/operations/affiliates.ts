@@ -95,7 +95,7 @@ export const resolveLinkToken = defineOperation({
   owner: 'affiliate',
   auth: 'internal',
   summary: 'Resolve a link token to its affiliate and campaign',
-  query: z.object({ token: z.string() }),
+  input: z.object({ merchant_id: z.string(), token: z.string() }),
   response: {
     status: 200,
     description: 'The live link and its affiliate',
@@ -110,7 +110,8 @@ export const redeemMagicLink = defineOperation({
   owner: 'affiliate',
   auth: 'internal',
   summary: 'Redeem a magic link (single use)',
-  query: z.object({ token: z.string() }),
+  // The token alone identifies the merchant.
+  input: z.object({ token: z.string() }),
   response: {
     status: 200,
     description: 'The merchant and affiliate the link signs in',
@@ -133,7 +134,8 @@ export const confirmEmail = defineOperation({
   owner: 'affiliate',
   auth: 'internal',
   summary: "Confirm an affiliate's new e-mail address",
-  query: z.object({ token: z.string() }),
+  // The token alone identifies the merchant.
+  input: z.object({ token: z.string() }),
   response: {
     status: 200,
     description: 'The confirmed affiliate',

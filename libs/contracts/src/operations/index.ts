@@ -15,7 +15,7 @@ import * as payouts from './payouts';
 import * as publicRoutes from './public';
 import * as referrals from './referrals';
 import * as webhooks from './webhooks';
-import type { Operation } from './operation';
+import type { InternalOperation, Operation } from './operation';
 
 export * from './operation';
 export { magicLinkSchema } from './affiliates';
@@ -67,6 +67,15 @@ export type OperationName = keyof OperationMap;
 export type OperationNameOf<S extends ServiceName> = {
   [K in OperationName]: OperationMap[K]['owner'] extends S ? K : never;
 }[OperationName];
+
+/** The operations only services call (no HTTP route; see `InternalOperation`). */
+export type InternalOperationName = {
+  [K in OperationName]: OperationMap[K] extends InternalOperation ? K : never;
+}[OperationName];
+
+export function isInternalOperation(operation: Operation): operation is InternalOperation {
+  return operation.auth === 'internal';
+}
 
 export const operationList = (): Operation[] => Object.values(OPERATIONS) as Operation[];
 

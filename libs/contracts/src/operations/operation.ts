@@ -38,17 +38,23 @@ export interface SuccessResponse {
   contentType?: string;
 }
 
-export interface Operation {
+interface OperationBase {
   /** Unique across the map; also the operationId and the last part of the NATS subject. */
   name: string;
   owner: Owner;
-  auth: Auth;
   summary: string;
   description?: string;
-  /** Absent for `internal` operations. */
-  http?: HttpRoute;
   /** Grouping in the reference (OpenAPI tag). */
   tag?: string;
+  response: SuccessResponse;
+  /** Error statuses this operation answers besides those every route of its auth can answer. */
+  errors: readonly number[];
+}
+
+/** An operation of the API: reached over HTTP, sent to its service in the RPC request envelope. */
+export interface PublicOperation extends OperationBase {
+  auth: Exclude<Auth, 'internal'>;
+  http?: HttpRoute;
   params?: z.ZodObject;
   /** Request headers the operation reads (beyond authorization and content-type). */
   headers?: z.ZodObject;
@@ -59,10 +65,36 @@ export interface Operation {
   query?: z.ZodObject;
   /** Request body; form-encoded or JSON. Validation messages come from these same schemas. */
   body?: z.ZodType;
-  response: SuccessResponse;
-  /** Error statuses this operation answers besides those every route of its auth can answer. */
-  errors: readonly number[];
+  input?: never;
 }
+
+/**
+ * An operation only other services call over NATS (see docs/contract.md, "Internal
+ * operations"): no route, no HTTP envelope. `input` is the whole request, validated by the
+ * serving side; the reply body is validated by the caller (`callInternal` in @aff/messaging).
+ */
+export interface InternalOperation extends OperationBase {
+  auth: 'internal';
+  owner: ServiceName;
+  input: z.ZodObject;
+  response: SuccessResponse & { body: z.ZodType };
+  http?: never;
+  params?: never;
+  headers?: never;
+  query?: never;
+  body?: never;
+}
+
+export type Operation = PublicOperation | InternalOperation;
+
+/** What the caller of an internal operation passes (before the schema's defaults). */
+export type InternalInput<O extends InternalOperation> = z.input<O['input']>;
+/** What its handler receives: the input as validated by the schema. */
+export type InternalParsedInput<O extends InternalOperation> = z.output<O['input']>;
+/** What its handler returns, before the caller validates it. */
+export type InternalResult<O extends InternalOperation> = z.input<O['response']['body']>;
+/** What the caller gets back: the reply body as validated by the schema. */
+export type InternalReplyBody<O extends InternalOperation> = z.output<O['response']['body']>;
 
 /** Keeps the literal `name` and `owner`, so handler tables can be typed by service. */
 export function defineOperation<const O extends Operation>(operation: O): O {

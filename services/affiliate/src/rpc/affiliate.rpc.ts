@@ -3,7 +3,7 @@ import { checkExpand, optionalString, parsePageRequest } from '@aff/api';
 import { ok, type RpcHandlers } from '@aff/messaging';
 import { AFFILIATE_EXPANSIONS } from '../domain/affiliate-presenter';
 import type { AffiliateUseCases } from '../domain/affiliates';
-import { callContext, idParam } from './call-context';
+import { callContext, idParam, internalCallContext } from './call-context';
 
 export function affiliateRpc(
   affiliates: AffiliateUseCases,
@@ -23,13 +23,9 @@ export function affiliateRpc(
         await affiliates.list(callContext(req, rpc), filters, parsePageRequest(req.query), expand),
       );
     },
-    resolveLinkToken: async (req, rpc) =>
-      ok(
-        await affiliates.resolveToken(
-          callContext(req, rpc),
-          optionalString(req.query, 'token') ?? '',
-        ),
-      ),
+    /** Internal (tracking's link directory): the typed input, no request envelope. */
+    resolveLinkToken: async ({ merchant_id, token }, rpc) =>
+      affiliates.resolveToken(internalCallContext(merchant_id, rpc), token),
     createAffiliate: async (req, rpc) =>
       ok(await affiliates.create(callContext(req, rpc), req.body)),
     getAffiliate: async (req, rpc) => ok(await affiliates.get(callContext(req, rpc), idParam(req))),

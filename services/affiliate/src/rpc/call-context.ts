@@ -10,6 +10,15 @@ export function callContext(request: RpcRequest, rpc: RpcContext): CallContext {
   };
 }
 
+/** For internal operations: no request envelope, so no Idempotency-Key either. */
+export function internalCallContext(merchantId: string, rpc: RpcContext): CallContext {
+  return {
+    merchantId,
+    events: currentEventContext(rpc.requestId),
+    newId: (kind) => newRecordId(undefined, kind),
+  };
+}
+
 /** The `:id` path parameter; the gateway always sends it for routes that have one. */
 export function idParam(request: RpcRequest): string {
   return request.params.id ?? '';

@@ -18,11 +18,10 @@ export function magicLinkRpc(
 ): Pick<RpcHandlers<'affiliate'>, 'issueMagicLink' | 'redeemMagicLink'> {
   return {
     issueMagicLink: async (req) => ok(await links.issue(req.merchant_id, idParam(req))),
-    /** Called by the gateway's public `/portal/sso`; the token alone identifies the merchant. */
-    redeemMagicLink: async (req) => {
-      const token = typeof req.query.token === 'string' ? req.query.token : '';
+    /** Internal, for the gateway's public `/portal/sso`; the token alone identifies the merchant. */
+    redeemMagicLink: async ({ token }) => {
       const affiliate = await links.redeem(token);
-      return ok({
+      return {
         // The gateway opens a portal session for this merchant's affiliate.
         merchant_id: affiliate.merchant_id,
         affiliate: {
@@ -31,7 +30,7 @@ export function magicLinkRpc(
           last_name: affiliate.last_name,
           email: affiliate.email,
         },
-      });
+      };
     },
   };
 }

@@ -1,19 +1,18 @@
-import { currentEventContext, ok, type RpcHandlers } from '@aff/messaging';
+import { currentEventContext, type RpcHandlers } from '@aff/messaging';
 import type { EmailConfirmations } from '../domain/email-confirmations';
 
 export type EmailRpc = Pick<RpcHandlers<'affiliate'>, 'confirmEmail'>;
 
 export function emailRpc(confirmations: EmailConfirmations): EmailRpc {
   return {
-    /** Called by the gateway's public `/portal/confirm-email`; the token alone identifies the merchant. */
-    confirmEmail: async (req, rpc) => {
-      const token = typeof req.query.token === 'string' ? req.query.token : '';
+    /** Internal, for the gateway's public `/portal/confirm-email`; the token alone identifies the merchant. */
+    confirmEmail: async ({ token }, rpc) => {
       const affiliate = await confirmations.confirm(token, {
         events: currentEventContext(rpc.requestId),
       });
-      return ok({
+      return {
         affiliate: { id: affiliate.id, first_name: affiliate.first_name, email: affiliate.email },
-      });
+      };
     },
   };
 }

@@ -3,8 +3,10 @@
  * and the e-mail confirmation link. HTML only; data comes from the owning services.
  */
 import express, { type Request, type Response, type Router } from 'express';
+import { type AppError, isAppError } from '@aff/api';
+import { OPERATIONS } from '@aff/contracts';
 import type { Logger } from '@aff/logging';
-import type { RpcClient } from '@aff/messaging';
+import { callInternal, type RpcClient } from '@aff/messaging';
 import { loadDashboard } from './dashboard-loader';
 import { html } from './html';
 import { dashboardBody } from './dashboard-page';
@@ -44,28 +46,22 @@ export function portalRouter(deps: PortalDeps): Router {
 
   router.get('/portal/sso', async (req, res) => {
     const token = typeof req.query.token === 'string' ? req.query.token : '';
-    const reply = await deps.rpc.call(
-      'affiliate',
-      'redeemMagicLink',
-      anonymous(token),
+    const redeemed = await callInternal(
+      deps.rpc,
+      OPERATIONS.redeemMagicLink,
+      { token },
       requestId(res),
-    );
-    if (reply.status !== 200) {
-      const down = reply.status >= 500;
-      page(res, reply.status, down ? 'Portal unavailable' : 'This sign-in link does not work', {
+    ).catch(refusal);
+    if (isAppError(redeemed)) {
+      page(res, redeemed.status, 'This sign-in link does not work', {
         body: messageBody(
-          down ? 'Portal unavailable' : 'This sign-in link does not work',
-          down
-            ? 'Please try again in a moment.'
-            : `It has expired, was already used, or a newer link replaced it. ${ASK_AGAIN}`,
+          'This sign-in link does not work',
+          `It has expired, was already used, or a newer link replaced it. ${ASK_AGAIN}`,
         ),
       });
       return;
     }
-    const { merchant_id: merchantId, affiliate } = reply.body as {
-      merchant_id: string;
-      affiliate: { id: string; first_name: string; last_name: string };
-    };
+    const { merchant_id: merchantId, affiliate } = redeemed;
     await deps.sessions.close(readSessionCookie(req));
     const opened = await deps.sessions.open(
       merchantId,
@@ -95,26 +91,25 @@ export function portalRouter(deps: PortalDeps): Router {
   router.post('/portal/confirm-email', form, async (req, res) => {
     const sent = (req.body as Record<string, unknown> | undefined)?.token;
     const token = typeof sent === 'string' ? sent : '';
-    const reply = await deps.rpc.call(
-      'affiliate',
-      'confirmEmail',
-      anonymous(token),
+    const confirmed = await callInternal(
+      deps.rpc,
+      OPERATIONS.confirmEmail,
+      { token },
       requestId(res),
-    );
-    if (reply.status === 200) {
-      const { affiliate } = reply.body as { affiliate: { email: string } };
+    ).catch(refusal);
+    if (!isAppError(confirmed)) {
       page(res, 200, 'E-mail confirmed', {
-        body: messageBody('E-mail confirmed', `Your account e-mail is now ${affiliate.email}.`),
+        body: messageBody(
+          'E-mail confirmed',
+          `Your account e-mail is now ${confirmed.affiliate.email}.`,
+        ),
       });
       return;
     }
-    const body = reply.body as { error?: string; details?: string[] };
-    page(res, reply.status, 'This confirmation link does not work', {
+    page(res, confirmed.status, 'This confirmation link does not work', {
       body: messageBody(
         'This confirmation link does not work',
-        reply.status >= 500
-          ? 'Please try again in a moment.'
-          : `${body.details?.[0] ?? 'It has expired, was already used, or a newer change replaced it.'} To get a new link, change your e-mail again in the dashboard.`,
+        `${confirmed.details?.[0] ?? 'It has expired, was already used, or a newer change replaced it.'} To get a new link, change your e-mail again in the dashboard.`,
       ),
     });
   });
@@ -221,8 +216,13 @@ function pageQuery(req: Request): Record<string, unknown> {
   return pageNumber ? { page: pageNumber, limit: '25' } : { limit: '25' };
 }
 
-function anonymous(token: string) {
-  return { merchant_id: '', params: {}, query: { token }, body: {}, expand: [], api_key_id: null };
+/**
+ * A refused token (4xx) is the page's answer; anything else (the affiliate service down or
+ * failing) goes on to `portalErrors`, which shows "Portal unavailable".
+ */
+function refusal(error: unknown): AppError {
+  if (isAppError(error) && error.status < 500) return error;
+  throw error;
 }
 
 function noticeText(notice: unknown): string | undefined {
