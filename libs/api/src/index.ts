@@ -4,3 +4,4 @@ export * from './query';
 export * from './health-server';
 export * from './run-until-signalled';
 export * from './money';
+export * from './repository-types';

@@ -21,7 +21,7 @@ export async function mapDuplicate<T>(write: Promise<T>): Promise<T> {
   try {
     return await write;
   } catch (error) {
-    if (isDuplicateKeyError(error)) throw new DuplicateError((error as Error).message);
+    if (isDuplicateKeyError(error)) throw new DuplicateError('A record with the same unique key');
     throw error;
   }
 }

@@ -2,6 +2,7 @@
  * What the use cases need from the outside world, in domain terms, so they stay free of I/O
  * details. data/ implements these with MongoDB; the domain never sees a query or a driver error.
  */
+import { DuplicateError, type Page } from '@aff/api';
 import type { CommissionStats, EventEnvelope } from '@aff/contracts';
 import type { EventContext } from '@aff/messaging';
 import type {
@@ -17,6 +18,9 @@ import type {
 } from './records';
 import type { StatDelta } from './stat-deltas';
 
+/** The shared repository vocabulary (libs/api), re-exported for this domain's ports. */
+export { DuplicateError, type Page };
+
 /** Who is asking: the tenant, and the trace/request context events should carry. */
 export interface CallContext {
   merchantId: string;
@@ -26,19 +30,6 @@ export interface CallContext {
    * one (a re-run after a lost answer gets the same id), random otherwise.
    */
   newId(kind: string): string;
-}
-
-/** A write collided with a unique key (an e-mail, a token, a code, an id already taken). */
-export class DuplicateError extends Error {
-  constructor(message = 'A record with the same unique key already exists') {
-    super(message);
-    this.name = 'DuplicateError';
-  }
-}
-
-export interface Page<T> {
-  items: T[];
-  total: number;
 }
 
 /**

@@ -4,27 +4,18 @@
  * that carries events stores them in the same document write (its outbox) and the store relays
  * them once the write is done; the outbox sweep relays whatever a crash left behind.
  */
+import { DuplicateError, type Page } from '@aff/api';
 import type { CommissionState, EventEnvelope } from '@aff/contracts';
 import type { EventContext } from '@aff/messaging';
 import type { SaleAmounts } from './commission-rules';
 import type { CommissionRecord, SaleRecord } from './records';
 
+/** The shared repository vocabulary (libs/api), re-exported for this domain's ports. */
+export { DuplicateError, type Page };
+
 export interface CallContext {
   merchantId: string;
   events: EventContext;
-}
-
-/** A record with this id (or unique key) already exists. */
-export class DuplicateError extends Error {
-  constructor(what: string) {
-    super(`${what} already exists`);
-    this.name = 'DuplicateError';
-  }
-}
-
-export interface Page<T> {
-  items: T[];
-  total: number;
 }
 
 /** Sales of a merchant; every call is scoped to the merchant. */

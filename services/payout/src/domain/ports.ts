@@ -3,6 +3,7 @@
  * are implemented in data/ over MongoDB and take and return plain records (records.ts); the
  * payout store relays the events it logs itself, after its write.
  */
+import type { Page } from '@aff/api';
 import type { EventEnvelope, PayoutState } from '@aff/contracts';
 import type { EventContext } from '@aff/messaging';
 import type {
@@ -18,6 +19,9 @@ import type {
   StepFields,
 } from './records';
 
+/** The shared repository vocabulary (libs/api), re-exported for this domain's ports. */
+export type { Page };
+
 /** Who is asking: the tenant, and the trace/request context events should carry. */
 export interface CallContext {
   merchantId: string;
@@ -27,11 +31,6 @@ export interface CallContext {
 /** Where a payment goes once it is recorded as paid (in-process queue, see jobs/). */
 export interface PaymentQueue {
   enqueue(merchantId: string, payoutId: string): void;
-}
-
-export interface Page<T> {
-  items: T[];
-  total: number;
 }
 
 export interface PayoutFilters {

@@ -3,6 +3,7 @@
  * details. data/ implements these with MongoDB and in-memory read models; the domain never sees
  * a query or a driver error.
  */
+import { DuplicateError, type Page } from '@aff/api';
 import type { AffiliateView, ConversionState, EventEnvelope, LinkView } from '@aff/contracts';
 import type { EventContext } from '@aff/messaging';
 import type {
@@ -14,17 +15,12 @@ import type {
   ReferralRecord,
 } from './records';
 
+/** The shared repository vocabulary (libs/api), re-exported for this domain's ports. */
+export { DuplicateError, type Page };
+
 export interface CallContext {
   merchantId: string;
   events: EventContext;
-}
-
-/** A write collided with a unique key (say, a processor customer already attributed). */
-export class DuplicateError extends Error {
-  constructor(message = 'A record with the same unique key already exists') {
-    super(message);
-    this.name = 'DuplicateError';
-  }
 }
 
 /** Asks the affiliate service (the owner) about a token this service has not heard of yet. */
@@ -33,11 +29,6 @@ export interface LinkDirectory {
     merchantId: string,
     token: string,
   ): Promise<{ link: LinkView; affiliate: AffiliateView } | null>;
-}
-
-export interface Page<T> {
-  items: T[];
-  total: number;
 }
 
 /** The filters of `GET /v1/referrals`, already checked. Updated bounds are exclusive. */

@@ -3,6 +3,7 @@
  * are implemented in data/ over MongoDB; they take and return plain records (records.ts), and a
  * store that writes events with a record relays them itself once the write is done.
  */
+import { DuplicateError, type Page } from '@aff/api';
 import type { EventEnvelope } from '@aff/contracts';
 import type { Claim } from './delivery-claims';
 import type {
@@ -13,6 +14,9 @@ import type {
   Lease,
 } from './records';
 import type { AttemptOutcome } from './retry-schedule';
+
+/** The shared repository vocabulary (libs/api), re-exported for this domain's ports. */
+export { DuplicateError, type Page };
 
 /** Who is asking: the tenant. */
 export interface CallContext {
@@ -63,19 +67,6 @@ export interface DueDelivery {
 /** Hands due deliveries to the senders at once; what does not fit waits for the poller. */
 export interface DeliveryQueue {
   offer(due: DueDelivery[]): unknown;
-}
-
-/** A record with this id (or unique key) already exists. */
-export class DuplicateError extends Error {
-  constructor(what: string) {
-    super(`${what} already exists`);
-    this.name = 'DuplicateError';
-  }
-}
-
-export interface Page<T> {
-  items: T[];
-  total: number;
 }
 
 /** The fields an endpoint write sets. */
