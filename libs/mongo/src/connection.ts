@@ -1,5 +1,6 @@
 /** One mongoose connection per service, to that service's own database. */
 import mongoose, { type Connection, type Schema } from 'mongoose';
+import { DuplicateError } from '@aff/api';
 import { collectCommandStats, commandStatsEnabled } from './command-stats';
 
 export async function connectMongo(url: string, dbName: string): Promise<Connection> {
@@ -32,4 +33,17 @@ export function isDuplicateKeyError(error: unknown): boolean {
   return (
     typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000
   );
+}
+
+/**
+ * Runs a write and rethrows a duplicate-key error as the domain's `DuplicateError` (libs/api),
+ * so repositories speak to their domain without driver errors; anything else passes unchanged.
+ */
+export async function mapDuplicate<T>(write: Promise<T>, what: string): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isDuplicateKeyError(error)) throw new DuplicateError(what);
+    throw error;
+  }
 }

@@ -4,7 +4,8 @@ import { type TenantRepository } from '@aff/mongo';
 import type { LinkFilters, LinkStore, Page } from '../domain/ports';
 import type { LinkRecord } from '../domain/records';
 import type { LinkDocument } from './link.schema';
-import { mapDuplicate, OutboxRepository, type EventRelay } from './outbox-repository';
+import { mapDuplicate } from '@aff/mongo';
+import { OutboxRepository, UNIQUE_KEY_TAKEN, type EventRelay } from './outbox-repository';
 
 export class LinkRepository extends OutboxRepository<LinkRecord> implements LinkStore {
   constructor(repo: TenantRepository<LinkDocument>, relay: EventRelay) {
@@ -32,7 +33,7 @@ export class LinkRepository extends OutboxRepository<LinkRecord> implements Link
   }
 
   async insert(record: LinkRecord): Promise<LinkRecord> {
-    return (await mapDuplicate(this.repo.insert(record))).record;
+    return (await mapDuplicate(this.repo.insert(record), UNIQUE_KEY_TAKEN)).record;
   }
 
   deleteById(merchantId: string, id: string): Promise<void> {

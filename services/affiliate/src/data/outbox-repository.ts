@@ -8,22 +8,15 @@
 import type { FilterQuery, UpdateQuery } from 'mongoose';
 import type { EventEnvelope } from '@aff/contracts';
 import type { EventContext, PendingEvent } from '@aff/messaging';
-import { isDuplicateKeyError, type TenantRepository, type TenantRecord } from '@aff/mongo';
-import { DuplicateError, type OutboxStore } from '../domain/ports';
+import { mapDuplicate, type TenantRepository, type TenantRecord } from '@aff/mongo';
+import type { OutboxStore } from '../domain/ports';
+
+/** What a unique-key collision of this service's writes is reported as. */
+export const UNIQUE_KEY_TAKEN = 'A record with the same unique key';
 
 /** Publishes events stored with a write (the kernel's outbox relay). */
 export interface EventRelay {
   relay(pending: PendingEvent[]): void;
-}
-
-/** Rethrows a duplicate-key error as the domain's `DuplicateError`, anything else as it is. */
-export async function mapDuplicate<T>(write: Promise<T>): Promise<T> {
-  try {
-    return await write;
-  } catch (error) {
-    if (isDuplicateKeyError(error)) throw new DuplicateError('A record with the same unique key');
-    throw error;
-  }
 }
 
 export class OutboxRepository<
@@ -45,6 +38,7 @@ export class OutboxRepository<
   async insertWithEvents(record: R, events: EventEnvelope[], context: EventContext): Promise<R> {
     const result = await mapDuplicate(
       this.repo.insert(record as Omit<R & TenantRecord, 'pending_events'>, events, context),
+      UNIQUE_KEY_TAKEN,
     );
     this.relay.relay(result.pending);
     return result.record;
@@ -79,6 +73,7 @@ export class OutboxRepository<
   ): Promise<R | null> {
     const result = await mapDuplicate(
       this.repo.updateIf(merchantId, id, condition, update, events, context),
+      UNIQUE_KEY_TAKEN,
     );
     if (!result) return null;
     if (result.pending.length > 0) this.relay.relay(result.pending);

@@ -6,9 +6,8 @@
 import type { FilterQuery, Model } from 'mongoose';
 import type { EventEnvelope } from '@aff/contracts';
 import type { EventContext } from '@aff/messaging';
-import { TenantRepository, isDuplicateKeyError } from '@aff/mongo';
+import { TenantRepository, mapDuplicate } from '@aff/mongo';
 import {
-  DuplicateError,
   type CommissionCondition,
   type CommissionFilters,
   type CommissionStore,
@@ -67,13 +66,8 @@ export class CommissionRepository implements CommissionStore {
     events: EventEnvelope[],
     context: EventContext,
   ): Promise<void> {
-    try {
-      const result = await this.tenant.insert(record, events, context);
-      this.relay.relay(result.pending);
-    } catch (error) {
-      if (isDuplicateKeyError(error)) throw new DuplicateError('Commission');
-      throw error;
-    }
+    const result = await mapDuplicate(this.tenant.insert(record, events, context), 'Commission');
+    this.relay.relay(result.pending);
   }
 
   async change(

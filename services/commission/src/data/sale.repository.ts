@@ -5,9 +5,9 @@
 import type { Model } from 'mongoose';
 import type { EventEnvelope } from '@aff/contracts';
 import type { EventContext } from '@aff/messaging';
-import { BulkUpdates, TenantRepository, isDuplicateKeyError } from '@aff/mongo';
+import { BulkUpdates, TenantRepository, mapDuplicate } from '@aff/mongo';
 import type { SaleAmounts } from '../domain/commission-rules';
-import { DuplicateError, type SaleStore } from '../domain/ports';
+import type { SaleStore } from '../domain/ports';
 import type { SaleRecord } from '../domain/records';
 import type { EventRelay } from './outbox-relay';
 import type { SaleDoc } from './sale.schema';
@@ -37,13 +37,8 @@ export class SaleRepository implements SaleStore {
   }
 
   async insert(sale: SaleRecord, events: EventEnvelope[], context: EventContext): Promise<void> {
-    try {
-      const result = await this.tenant.insert(sale, events, context);
-      this.relay.relay(result.pending);
-    } catch (error) {
-      if (isDuplicateKeyError(error)) throw new DuplicateError('Sale');
-      throw error;
-    }
+    const result = await mapDuplicate(this.tenant.insert(sale, events, context), 'Sale');
+    this.relay.relay(result.pending);
   }
 
   commissionDecided(merchantId: string, saleId: string): Promise<void> {

@@ -8,9 +8,8 @@
 import type { FilterQuery, UpdateQuery } from 'mongoose';
 import type { EventEnvelope } from '@aff/contracts';
 import type { EventContext, PendingEvent } from '@aff/messaging';
-import { isDuplicateKeyError, type NewestIndex, type TenantRepository } from '@aff/mongo';
+import { mapDuplicate, type NewestIndex, type TenantRepository } from '@aff/mongo';
 import {
-  DuplicateError,
   type Page,
   type ReferralChange,
   type ReferralFilters,
@@ -55,7 +54,7 @@ export class ReferralRepository implements ReferralStore {
     events: EventEnvelope[],
     context: EventContext,
   ): Promise<void> {
-    const result = await mapDuplicate(this.repo.insert(record, events, context));
+    const result = await mapDuplicate(this.repo.insert(record, events, context), 'Referral');
     // Listed at once on this replica; others add it when its `referral.created` arrives.
     this.newest.add(record.merchant_id, record._id, record.created_at);
     this.relay.relay(result.pending);
@@ -80,6 +79,7 @@ export class ReferralRepository implements ReferralStore {
         events,
         context,
       ),
+      'Referral',
     );
     if (!result) return false;
     this.relay.relay(result.pending);
@@ -117,13 +117,4 @@ function toFilter(filters: ReferralFilters): FilterQuery<ReferralDocument> {
     filter.updated_at = { ...(since ? { $gt: since } : {}), ...(until ? { $lt: until } : {}) };
   }
   return filter;
-}
-
-async function mapDuplicate<T>(write: Promise<T>): Promise<T> {
-  try {
-    return await write;
-  } catch (error) {
-    if (isDuplicateKeyError(error)) throw new DuplicateError('A record with the same unique key');
-    throw error;
-  }
 }

@@ -6,13 +6,8 @@
 import type { Model } from 'mongoose';
 import type { EventEnvelope } from '@aff/contracts';
 import type { PendingEvent } from '@aff/messaging';
-import { TenantRepository, isDuplicateKeyError } from '@aff/mongo';
-import {
-  DuplicateError,
-  type EndpointChanges,
-  type EndpointStore,
-  type Page,
-} from '../domain/ports';
+import { TenantRepository, mapDuplicate } from '@aff/mongo';
+import { type EndpointChanges, type EndpointStore, type Page } from '../domain/ports';
 import type { EndpointRecord } from '../domain/records';
 import type { EndpointDoc } from './endpoint.schema';
 
@@ -31,12 +26,7 @@ export class EndpointRepository implements EndpointStore {
   }
 
   async insert(record: EndpointRecord): Promise<EndpointRecord> {
-    try {
-      return (await this.tenant.insert(record)).record;
-    } catch (error) {
-      if (isDuplicateKeyError(error)) throw new DuplicateError('Webhook endpoint');
-      throw error;
-    }
+    return (await mapDuplicate(this.tenant.insert(record), 'Webhook endpoint')).record;
   }
 
   findById(merchantId: string, id: string): Promise<EndpointRecord | null> {
