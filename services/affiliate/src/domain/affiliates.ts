@@ -39,7 +39,7 @@ export class AffiliateUseCases {
     const value = input.value;
     const id = ctx.newId('affiliate');
     // A re-run of a request whose answer was lost (same Idempotency-Key): answer what it made.
-    const made = await this.affiliates.findById(ctx.merchantId, id);
+    const made = ctx.mayBeRerun ? await this.affiliates.findById(ctx.merchantId, id) : null;
     if (made) return this.presenter.presentOne(ctx.merchantId, made);
     const campaign = await this.campaigns
       .resolveForAffiliate(ctx, value.campaign_id)

@@ -61,7 +61,7 @@ export class CampaignUseCases {
     if (problems.length > 0) throw errors.invalid('Could not create campaign.', problems);
     const id = ctx.newId('campaign');
     // A re-run of a request whose answer was lost (same Idempotency-Key): answer what it made.
-    const made = await this.campaigns.findById(ctx.merchantId, id);
+    const made = ctx.mayBeRerun ? await this.campaigns.findById(ctx.merchantId, id) : null;
     if (made) return toCampaignView(made);
     await this.ensureDefault(ctx);
     const record = this.newRecord(id, ctx.merchantId, settings, false);

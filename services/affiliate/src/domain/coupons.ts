@@ -37,7 +37,7 @@ export class CouponUseCases {
     const { affiliate_id: affiliateId, token: code, external_id: externalId } = input.value;
     const id = ctx.newId('affiliate_coupon');
     // A re-run of a request whose answer was lost (same Idempotency-Key): answer what it made.
-    const made = await this.coupons.findById(ctx.merchantId, id);
+    const made = ctx.mayBeRerun ? await this.coupons.findById(ctx.merchantId, id) : null;
     if (made) return toCouponView(made);
     const [affiliate, taken] = await Promise.all([
       this.affiliates.findById(ctx.merchantId, affiliateId),

@@ -69,7 +69,7 @@ export class LinkUseCases {
       throw errors.invalid('Could not create affiliate link.', ['Affiliate does not exist']);
     const id = ctx.newId('affiliate_link');
     // A re-run of a request whose answer was lost (same Idempotency-Key): answer what it made.
-    const made = await this.links.findById(ctx.merchantId, id);
+    const made = ctx.mayBeRerun ? await this.links.findById(ctx.merchantId, id) : null;
     if (made) return toLinkView(made, await this.campaignUrl(affiliate));
     const token = input.value.token ?? generateLinkToken(affiliate.first_name);
     if (await this.findLiveByToken(ctx.merchantId, token)) {

@@ -30,6 +30,8 @@ export interface CallContext {
    * one (a re-run after a lost answer gets the same id), random otherwise.
    */
   newId(kind: string): string;
+  /** The call has an Idempotency-Key, so it may re-run one whose answer was lost. */
+  mayBeRerun: boolean;
 }
 
 /**

@@ -7,6 +7,7 @@ export function callContext(request: RpcRequest, rpc: RpcContext): CallContext {
     merchantId: request.merchant_id,
     events: currentEventContext(rpc.requestId),
     newId: (kind) => newRecordId(request.idempotency_seed, kind),
+    mayBeRerun: request.idempotency_seed !== undefined,
   };
 }
 
@@ -16,6 +17,7 @@ export function internalCallContext(merchantId: string, rpc: RpcContext): CallCo
     merchantId,
     events: currentEventContext(rpc.requestId),
     newId: (kind) => newRecordId(undefined, kind),
+    mayBeRerun: false,
   };
 }
 

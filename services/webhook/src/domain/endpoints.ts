@@ -40,7 +40,7 @@ export class EndpointUseCases {
     const id = ctx.newId('webhook_endpoint');
     // A re-run of a request whose answer was lost (same Idempotency-Key): answer what it made,
     // with its secret as the lost answer had it.
-    const made = await this.endpoints.findById(ctx.merchantId, id);
+    const made = ctx.mayBeRerun ? await this.endpoints.findById(ctx.merchantId, id) : null;
     if (made) return toEndpointView(made, true);
     const now = new Date();
     const record: EndpointRecord = {

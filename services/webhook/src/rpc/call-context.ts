@@ -5,6 +5,7 @@ export function callContext(request: RpcRequest): CallContext {
   return {
     merchantId: request.merchant_id,
     newId: (kind) => newRecordId(request.idempotency_seed, kind),
+    mayBeRerun: request.idempotency_seed !== undefined,
   };
 }
 
