@@ -64,10 +64,14 @@ export interface Worker {
 
 /** The entry points and background work of a wired service, started in this order by the kernel. */
 export interface ServiceEntries<S extends ServiceName> {
-  /** In-memory read models, loaded before anything is served. */
-  load?: () => Promise<void>;
-  /** Plain NATS subscriptions (on `deps.nc`) that keep in-memory state current. */
+  /**
+   * Plain NATS subscriptions (on `deps.nc`) that keep in-memory state current. Opened before
+   * `load`, so what arrives while a snapshot is read must be applied again on top of it
+   * (`ReplayWhileLoading`).
+   */
   follow?: () => Subscription[];
+  /** In-memory read models, loaded (after `follow`) before anything is served. */
+  load?: () => Promise<void>;
   consumers?: ConsumerStart[];
   workers?: Worker[];
   intervals?: IntervalJob[];

@@ -58,8 +58,10 @@ export async function startService<
   relay.start(config.OUTBOX_SWEEP_MS);
 
   const wiring = await definition.build({ config, log, mongo, nc, models, relay });
-  await wiring.load?.();
+  // Subscribe before loading: an event published while the snapshot is read would otherwise be
+  // in neither (the read models apply what arrives meanwhile again on top of their snapshot).
   const followers = wiring.follow?.() ?? [];
+  await wiring.load?.();
   const consumers = (await Promise.all((wiring.consumers ?? []).map((start) => start()))).flat();
   for (const worker of wiring.workers ?? []) worker.start?.();
   const jobs = startIntervalJobs(wiring.intervals ?? [], log);

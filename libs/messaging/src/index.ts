@@ -11,6 +11,7 @@ export * from './event-handlers';
 export * from './outbox-relay';
 export * from './batcher';
 export * from './follow-events';
+export * from './replay-while-loading';
 export * from './keyed-lanes';
 export type { NatsConnection, Subscription } from '@nats-io/nats-core';
 export * from './readiness';

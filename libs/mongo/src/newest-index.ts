@@ -9,7 +9,12 @@
 import { checkEventData, eventSubject } from '@aff/contracts';
 import type { EventEnvelope, EventMap, EventType } from '@aff/contracts';
 import type { Logger } from '@aff/logging';
-import { followEvents, type NatsConnection, type Subscription } from '@aff/messaging';
+import {
+  followEvents,
+  ReplayWhileLoading,
+  type NatsConnection,
+  type Subscription,
+} from '@aff/messaging';
 import type { Model } from 'mongoose';
 
 interface Entry {
@@ -38,12 +43,8 @@ export interface NewestIndexOptions {
 export class NewestIndex {
   private byMerchant = new Map<string, Entry[]>();
   private known = new Set<string>();
-  /**
-   * Records added while a (re)load reads the collection: the snapshot replaces the maps, and a
-   * record inserted after the read began would otherwise vanish from the list until the next
-   * reload. They are added again on top of the snapshot.
-   */
-  private addedDuringLoad: { merchantId: string; id: string; createdAt: Date }[] | undefined;
+  /** Records added while a (re)load reads the collection are added again on top of it. */
+  private readonly loads = new ReplayWhileLoading();
 
   constructor(
     private readonly model: Model<NewestIndexRow>,
@@ -65,15 +66,8 @@ export class NewestIndex {
     });
   }
 
-  async load(): Promise<void> {
-    const addedDuringLoad: { merchantId: string; id: string; createdAt: Date }[] = [];
-    this.addedDuringLoad = addedDuringLoad;
-    try {
-      await this.loadSnapshot();
-    } finally {
-      if (this.addedDuringLoad === addedDuringLoad) this.addedDuringLoad = undefined;
-    }
-    for (const added of addedDuringLoad) this.add(added.merchantId, added.id, added.createdAt);
+  load(): Promise<void> {
+    return this.loads.load(() => this.loadSnapshot());
   }
 
   private async loadSnapshot(): Promise<void> {
@@ -98,7 +92,10 @@ export class NewestIndex {
 
   /** Newest first, as the database orders them: `created_at` then `_id`, both descending. */
   add(merchantId: string, id: string, createdAt: Date): void {
-    this.addedDuringLoad?.push({ merchantId, id, createdAt });
+    this.loads.apply(() => this.insert(merchantId, id, createdAt));
+  }
+
+  private insert(merchantId: string, id: string, createdAt: Date): void {
     if (this.known.has(id)) return;
     this.known.add(id);
     let entries = this.byMerchant.get(merchantId);

@@ -6,7 +6,12 @@
  * only), and reloads everything after a reconnect, when events may have been missed.
  */
 import type { AffiliateView, CampaignView, CouponView, LinkView } from '@aff/contracts';
-import { followEventTable, type NatsConnection, type Subscription } from '@aff/messaging';
+import {
+  followEventTable,
+  ReplayWhileLoading,
+  type NatsConnection,
+  type Subscription,
+} from '@aff/messaging';
 import type { Logger } from '@aff/logging';
 import { CatalogRepository } from './catalog.repository';
 import { CatalogMemory } from './catalog-memory';
@@ -14,15 +19,19 @@ import type { CatalogModels, KnownAffiliate, KnownCampaign, KnownLink } from './
 
 export class CachedCatalogRepository extends CatalogRepository {
   private memory = new CatalogMemory();
+  /** Changes applied while a (re)load reads the database are applied again on top of it. */
+  private readonly loads = new ReplayWhileLoading();
 
   constructor(private readonly catalogModels: CatalogModels) {
     super(catalogModels);
   }
 
-  async load(): Promise<void> {
-    const fresh = new CatalogMemory();
-    await fresh.load(this.catalogModels);
-    this.memory = fresh;
+  load(): Promise<void> {
+    return this.loads.load(async () => {
+      const fresh = new CatalogMemory();
+      await fresh.load(this.catalogModels);
+      this.memory = fresh;
+    });
   }
 
   /**
@@ -31,11 +40,11 @@ export class CachedCatalogRepository extends CatalogRepository {
    */
   follow(nc: NatsConnection, log: Logger): Subscription[] {
     const link = (data: LinkView, event: { merchant_id: string }) =>
-      this.memory.applyLink(event.merchant_id, data);
+      this.loads.apply(() => this.memory.applyLink(event.merchant_id, data));
     const affiliate = (data: AffiliateView, event: { merchant_id: string }) =>
-      this.memory.applyAffiliate(event.merchant_id, data);
+      this.loads.apply(() => this.memory.applyAffiliate(event.merchant_id, data));
     const campaign = (data: CampaignView, event: { merchant_id: string }) =>
-      this.memory.applyCampaign(event.merchant_id, data);
+      this.loads.apply(() => this.memory.applyCampaign(event.merchant_id, data));
     return followEventTable(nc, {
       on: {
         'affiliate.created': affiliate,
@@ -45,7 +54,7 @@ export class CachedCatalogRepository extends CatalogRepository {
         'campaign.created': campaign,
         'campaign.updated': campaign,
         'affiliate_coupon.created': (data, event) =>
-          this.memory.applyCoupon(event.merchant_id, data),
+          this.loads.apply(() => this.memory.applyCoupon(event.merchant_id, data)),
       },
       reload: () => this.load(),
       log,
@@ -54,22 +63,22 @@ export class CachedCatalogRepository extends CatalogRepository {
 
   override async saveLink(merchantId: string, link: LinkView): Promise<void> {
     await super.saveLink(merchantId, link);
-    this.memory.applyLink(merchantId, link);
+    this.loads.apply(() => this.memory.applyLink(merchantId, link));
   }
 
   override async saveAffiliate(merchantId: string, view: AffiliateView): Promise<void> {
     await super.saveAffiliate(merchantId, view);
-    this.memory.applyAffiliate(merchantId, view);
+    this.loads.apply(() => this.memory.applyAffiliate(merchantId, view));
   }
 
   override async saveCampaign(merchantId: string, view: CampaignView): Promise<void> {
     await super.saveCampaign(merchantId, view);
-    this.memory.applyCampaign(merchantId, view);
+    this.loads.apply(() => this.memory.applyCampaign(merchantId, view));
   }
 
   override async saveCoupon(merchantId: string, coupon: CouponView): Promise<void> {
     await super.saveCoupon(merchantId, coupon);
-    this.memory.applyCoupon(merchantId, coupon);
+    this.loads.apply(() => this.memory.applyCoupon(merchantId, coupon));
   }
 
   override async linkByToken(merchantId: string, token: string): Promise<KnownLink | null> {
