@@ -31,11 +31,12 @@ describe('when the affiliate service is down or hangs', () => {
     expect(created.status).toBe(200);
 
     await isolated.system.stopProcess('affiliate', 'SIGKILL');
-    const started = Date.now();
+    // At once: 503 comes from NATS saying no replica listens; waiting for one would have ended
+    // in the time-out's 504 (the hanging case below). The status tells them apart, not a clock
+    // (a timed bound failed on a loaded CI machine).
     const down = await client.get('/v1/affiliates');
     expect(down.status).toBe(503);
     expect(down.body).toEqual({ error: 'Service unavailable: affiliate. Try again shortly.' });
-    expect(Date.now() - started).toBeLessThan(800);
 
     await isolated.system.startProcess('affiliate');
     const back = await client.get(`/v1/affiliates/${created.body.id}`);

@@ -1,6 +1,7 @@
 /**
  * Serves a service's request/reply operations on `rpc.<service>.<op>` through a queue group.
- * Handlers of public operations receive the gateway's request envelope and return
+ * Handlers of public operations receive the gateway's request envelope, its body already checked
+ * against the operation's schema where the map says so (`invalid`), and return
  * `{status, body}`; handlers of internal operations receive their validated input and return
  * the reply body. An AppError becomes the spec's error body, anything else a logged 500. Work
  * is bounded by a fastq queue.
@@ -24,11 +25,13 @@ import type {
   Operation,
   OperationMap,
   OperationNameOf,
+  PublicOperation,
   RpcReply,
   RpcRequest,
   ServiceName,
+  ValidatedBody,
 } from '@aff/contracts';
-import { AppError, isAppError } from '@aff/api';
+import { AppError, errors, isAppError } from '@aff/api';
 import type { Logger } from '@aff/logging';
 import { extractTraceContext } from './trace-context';
 import { decodeJson, encodeJson } from './json';
@@ -40,6 +43,17 @@ export interface RpcContext {
 /** Handler of a public operation: the gateway's request envelope in, status and body out. */
 export type RpcHandler = (request: RpcRequest, ctx: RpcContext) => Promise<RpcReply>;
 
+/** The request envelope of a public operation, with its body as the map checked it. */
+export type PublicRequest<O extends PublicOperation> = Omit<RpcRequest, 'body'> & {
+  body: ValidatedBody<O>;
+};
+
+/** Handler of one public operation of the map: its request in, status and body out. */
+export type PublicHandler<O extends PublicOperation> = (
+  request: PublicRequest<O>,
+  ctx: RpcContext,
+) => Promise<RpcReply>;
+
 /** Handler of an internal operation: its validated input in, the reply body out. */
 export type InternalHandler<O extends InternalOperation> = (
   input: InternalParsedInput<O>,
@@ -50,7 +64,9 @@ export type InternalHandler<O extends InternalOperation> = (
 export type RpcHandlers<S extends ServiceName> = {
   [K in OperationNameOf<S>]: OperationMap[K] extends InternalOperation
     ? InternalHandler<OperationMap[K]>
-    : RpcHandler;
+    : OperationMap[K] extends PublicOperation
+      ? PublicHandler<OperationMap[K]>
+      : never;
 };
 
 /** What the transport calls: the decoded payload in, `{status, body}` out. */
@@ -121,7 +137,7 @@ export function serveOperations(
     if (typeof handler !== 'function') continue;
     wire[operation.name] = isInternalOperation(operation)
       ? internalWire(operation, handler as InternalHandler<InternalOperation>)
-      : envelopeWire(handler as RpcHandler);
+      : envelopeWire(handler as RpcHandler, operation);
   }
   return serveWire(nc, service, wire, log, concurrency);
 }
@@ -140,8 +156,19 @@ export function serveHandlers(
   return serveWire(nc, service, wire, log, concurrency);
 }
 
-function envelopeWire(handler: RpcHandler): WireHandler {
-  return (payload, ctx) => handler(rpcRequestSchema.parse(payload), ctx);
+/**
+ * The envelope parsed; where the operation names its 422 headline (`invalid`), the body checked
+ * against its schema first (422 with the schema's messages, the handler never runs) and handed
+ * on parsed.
+ */
+function envelopeWire(handler: RpcHandler, operation?: PublicOperation): WireHandler {
+  return (payload, ctx) => {
+    const request = rpcRequestSchema.parse(payload);
+    if (!operation?.body || operation.invalid === undefined) return handler(request, ctx);
+    const body = validate(operation.body, request.body);
+    if (!body.ok) throw errors.invalid(operation.invalid, body.details);
+    return handler({ ...request, body: body.value }, ctx);
+  };
 }
 
 /** Bad input is the caller's bug, answered as a 400 with the schema's messages. */

@@ -1,8 +1,19 @@
-/** Request/reply over a real NATS server: replies, errors, and a missing or silent service. */
+/**
+ * Request/reply over a real NATS server: replies, errors, a missing or silent service, and a
+ * body checked against its operation's schema before the handler runs.
+ */
 import { AppError } from '@aff/api';
 import { createLogger } from '@aff/logging';
-import type { ServiceName } from '@aff/contracts';
-import { RpcClient, connectNats, ok, serveHandlers, type NatsConnection } from '../src';
+import { defineOperation, type ServiceName } from '@aff/contracts';
+import { z } from 'zod';
+import {
+  RpcClient,
+  connectNats,
+  ok,
+  serveHandlers,
+  serveOperations,
+  type NatsConnection,
+} from '../src';
 
 // Names no real service uses, so replicas running for other tests never answer here.
 const TEST_SERVICE = 'rpc-test' as ServiceName;
@@ -73,5 +84,61 @@ it('fails fast with 503 when no replica serves the operation, 504 when it stays 
     });
   } finally {
     silent.unsubscribe();
+  }
+});
+
+it('checks a body against the operation’s schema before its handler runs (422), and hands on the parsed value', async () => {
+  const seen: unknown[] = [];
+  const create = defineOperation({
+    name: 'createThing',
+    owner: TEST_SERVICE,
+    auth: 'apiSecret',
+    summary: 'Create a thing',
+    body: z.object({
+      name: z.string({ error: "Name can't be blank" }).trim().min(1, "Name can't be blank"),
+      size: z.coerce.number({ error: 'Size is not a number' }).default(1),
+    }),
+    invalid: 'Could not create thing.',
+    response: { status: 200, description: 'The thing' },
+    errors: [422],
+  });
+  const sub = serveOperations(
+    nc,
+    TEST_SERVICE,
+    [create],
+    {
+      createThing: async (req: { body: unknown }) => {
+        seen.push(req.body);
+        return ok({ created: true });
+      },
+    },
+    log,
+  );
+  try {
+    const client = new RpcClient(nc, 2000);
+    const invalid = await client.call(
+      TEST_SERVICE,
+      'createThing',
+      { ...request('m1'), body: { name: ' ', size: 'big' } },
+      'r1',
+    );
+    expect(invalid).toEqual({
+      status: 422,
+      body: {
+        error: 'Could not create thing.',
+        details: ["Name can't be blank", 'Size is not a number'],
+      },
+    });
+    expect(seen).toEqual([]);
+    const valid = await client.call(
+      TEST_SERVICE,
+      'createThing',
+      { ...request('m1'), body: { name: ' Lamp ', size: '3' } },
+      'r2',
+    );
+    expect(valid).toEqual({ status: 200, body: { created: true } });
+    expect(seen).toEqual([{ name: 'Lamp', size: 3 }]);
+  } finally {
+    sub.unsubscribe();
   }
 });

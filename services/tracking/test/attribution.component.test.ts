@@ -52,7 +52,11 @@ async function merchantWithLink() {
   return { merchantId, campaign, affiliate, link };
 }
 
-function call(operation: string, merchantId: string, fields: { body?: unknown; id?: string }) {
+/**
+ * As the gateway forwards it: the body as the page sent it, its public key included (the gateway
+ * has checked it; the contract map's schema of the visit and lead bodies names it).
+ */
+function call(operation: string, merchantId: string, fields: { body?: object; id?: string }) {
   return rpc.call(
     'tracking',
     operation,
@@ -60,7 +64,7 @@ function call(operation: string, merchantId: string, fields: { body?: unknown; i
       merchant_id: merchantId,
       params: fields.id ? { id: fields.id } : {},
       query: {},
-      body: fields.body,
+      body: fields.body && { key: 'pk_component', ...fields.body },
       expand: [],
       api_key_id: null,
     },

@@ -37,6 +37,7 @@ export const createAffiliate = defineOperation({
   tag,
   summary: 'Create an affiliate (or, with processor_customer_id, a customer referrer)',
   http: { method: 'post', path: '/v1/affiliates' },
+  invalid: 'Could not create affiliate.',
   body: createAffiliateBodySchema,
   response: {
     status: 200,
@@ -67,6 +68,7 @@ export const updateAffiliate = defineOperation({
   description: 'Changing `email` sets `unconfirmed_email` and mails a confirmation link.',
   http: { method: 'put', path: '/v1/affiliates/:id', aliases: ['patch'] },
   params: idParams,
+  invalid: 'Could not update affiliate.',
   body: updateAffiliateBodySchema,
   response: { status: 200, description: 'The updated affiliate', body: affiliateViewSchema },
   errors: [400, 404, 422],

@@ -50,6 +50,7 @@ export const updateCommission = defineOperation({
     'Reschedule an unpaid commission (`due_at`) or mark it paid outside a payout (`paid_at`)',
   http: { method: 'put', path: '/v1/commissions/:id', aliases: ['patch'] },
   params: idParams,
+  invalid: 'Could not update commission.',
   body: updateCommissionBodySchema,
   response: { status: 200, description: 'The updated commission', body: commissionViewSchema },
   errors: [400, 404, 422],

@@ -34,6 +34,7 @@ export const createCoupon = defineOperation({
     "`token` is the code customers type and `external_id` the processor's coupon id; the older " +
     'names `code` and `processor_coupon_id` are accepted too (the new name wins when both are sent).',
   http: { method: 'post', path: '/v1/affiliate_coupons' },
+  invalid: 'Could not create affiliate coupon.',
   body: createCouponBodySchema,
   response: { status: 200, description: 'The new coupon', body: couponViewSchema },
   errors: [400, 422],

@@ -20,7 +20,7 @@ import type { InternalOperation, Operation } from './operation';
 export * from './operation';
 export { magicLinkSchema } from './affiliates';
 export { visitAnswerSchema } from './public';
-export { generatePayoutsBodySchema } from './payouts';
+export { generatePayoutsBodySchema, type GeneratePayoutsBody } from './payouts';
 export { deletedSchema } from './common';
 
 /** Picks the operations out of a module (it also exports helper schemas). */

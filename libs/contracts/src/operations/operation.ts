@@ -65,8 +65,23 @@ export interface PublicOperation extends OperationBase {
   query?: z.ZodObject;
   /** Request body; form-encoded or JSON. Validation messages come from these same schemas. */
   body?: z.ZodType;
+  /**
+   * The headline of the 422 when the body fails `body` (`Could not create affiliate.`). With it,
+   * the serving side checks the body before the handler runs, and the handler receives the
+   * parsed value (`ValidatedBody`). Without it (a body whose rules depend on the service's
+   * configuration), the handler checks the body itself.
+   */
+  invalid?: string;
   input?: never;
 }
+
+/** What a public operation's handler receives as `body`: parsed when the map checks it. */
+export type ValidatedBody<O extends PublicOperation> = O extends {
+  body: z.ZodType;
+  invalid: string;
+}
+  ? z.output<O['body']>
+  : unknown;
 
 /**
  * An operation only other services call over NATS (see docs/contract.md, "Internal
@@ -83,6 +98,7 @@ export interface InternalOperation extends OperationBase {
   headers?: never;
   query?: never;
   body?: never;
+  invalid?: never;
 }
 
 export type Operation = PublicOperation | InternalOperation;

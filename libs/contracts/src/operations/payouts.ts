@@ -33,6 +33,7 @@ export const generatePayoutsBodySchema = z.object({
   affiliate_id: optionalText('Affiliate'),
   currency: optionalCurrency('Currency'),
 });
+export type GeneratePayoutsBody = z.output<typeof generatePayoutsBodySchema>;
 
 export const generatePayouts = defineOperation({
   name: 'generatePayouts',
@@ -42,6 +43,7 @@ export const generatePayouts = defineOperation({
   summary: 'Bundle due commissions into payouts now',
   description: 'Answers every payout created or grown, on one page of the usual envelope.',
   http: { method: 'post', path: '/v1/payouts/generate' },
+  invalid: 'Could not generate payouts.',
   body: generatePayoutsBodySchema,
   response: {
     status: 200,

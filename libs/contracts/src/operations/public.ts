@@ -36,6 +36,7 @@ export const recordVisit = defineOperation({
   tag,
   summary: 'Record a visit through an affiliate link (creates or refreshes a referral)',
   http: { method: 'post', path: '/t/v1/visits' },
+  invalid: 'Could not record visit.',
   body: visitBodySchema.extend({ key }),
   response: {
     status: 200,
@@ -52,6 +53,7 @@ export const recordLead = defineOperation({
   tag,
   summary: 'Turn a referral into a lead',
   http: { method: 'post', path: '/t/v1/leads' },
+  invalid: 'Could not record lead.',
   body: leadBodySchema.extend({ key }),
   response: {
     status: 200,

@@ -1,11 +1,12 @@
 /** Affiliate use cases: create (with its first link), update, read, list. */
-import {
-  buildEvent,
-  createAffiliateBodySchema,
-  updateAffiliateBodySchema,
-  validate,
+import { OPERATIONS, buildEvent } from '@aff/contracts';
+import type {
+  AffiliateView,
+  CreateAffiliateBody,
+  LinkView,
+  Paginated,
+  UpdateAffiliateBody,
 } from '@aff/contracts';
-import type { AffiliateView, CreateAffiliateBody, LinkView, Paginated } from '@aff/contracts';
 import { errors, isAppError, paginate, type PageRequest } from '@aff/api';
 import type { AffiliateRecord, CampaignRecord, LinkRecord } from './records';
 import type { AffiliatePresenter, AffiliateExpansion } from './affiliate-presenter';
@@ -20,8 +21,8 @@ import {
   type CallContext,
 } from './ports';
 
-const CREATE_FAILED = 'Could not create affiliate.';
-const UPDATE_FAILED = 'Could not update affiliate.';
+const CREATE_FAILED = OPERATIONS.createAffiliate.invalid;
+const UPDATE_FAILED = OPERATIONS.updateAffiliate.invalid;
 
 export type { AffiliateFilters };
 
@@ -33,10 +34,8 @@ export class AffiliateUseCases {
     private readonly presenter: AffiliatePresenter,
   ) {}
 
-  async create(ctx: CallContext, body: unknown): Promise<AffiliateView> {
-    const input = validate(createAffiliateBodySchema, body);
-    if (!input.ok) throw errors.invalid(CREATE_FAILED, input.details);
-    const value = input.value;
+  /** `value`: the request body, checked against the contract map's schema. */
+  async create(ctx: CallContext, value: CreateAffiliateBody): Promise<AffiliateView> {
     const id = ctx.newId('affiliate');
     // A re-run of a request whose answer was lost (same Idempotency-Key): answer what it made.
     const made = ctx.mayBeRerun ? await this.affiliates.findById(ctx.merchantId, id) : null;
@@ -72,11 +71,8 @@ export class AffiliateUseCases {
     }
   }
 
-  async update(ctx: CallContext, id: string, body: unknown): Promise<AffiliateView> {
+  async update(ctx: CallContext, id: string, value: UpdateAffiliateBody): Promise<AffiliateView> {
     const current = await this.getRecord(ctx, id);
-    const input = validate(updateAffiliateBodySchema, body);
-    if (!input.ok) throw errors.invalid(UPDATE_FAILED, input.details);
-    const value = input.value;
     const set: Partial<AffiliateRecord> = { updated_at: new Date() };
     if (value.first_name) set.first_name = value.first_name;
     if (value.last_name) set.last_name = value.last_name;

@@ -1,12 +1,7 @@
 /** Campaign use cases: the merchant's default campaign, create, update, read. */
 import { randomUUID } from 'node:crypto';
-import {
-  buildEvent,
-  validate,
-  createCampaignBodySchema,
-  updateCampaignBodySchema,
-} from '@aff/contracts';
-import type { CampaignView } from '@aff/contracts';
+import { OPERATIONS, buildEvent } from '@aff/contracts';
+import type { CampaignView, CreateCampaignBody, UpdateCampaignBody } from '@aff/contracts';
 import { AppError, errors, paginate, type PageRequest } from '@aff/api';
 import type { CampaignRecord } from './records';
 import {
@@ -50,15 +45,11 @@ export class CampaignUseCases {
     }
   }
 
-  async create(ctx: CallContext, body: unknown): Promise<CampaignView> {
-    const input = validate(createCampaignBodySchema, body);
-    if (!input.ok) throw errors.invalid('Could not create campaign.', input.details);
-    const settings = applyCampaignChanges(
-      defaultCampaignSettings(this.defaultCampaignUrl),
-      input.value,
-    );
+  /** `input`: the request body, checked against the contract map's schema. */
+  async create(ctx: CallContext, input: CreateCampaignBody): Promise<CampaignView> {
+    const settings = applyCampaignChanges(defaultCampaignSettings(this.defaultCampaignUrl), input);
     const problems = campaignProblems(settings);
-    if (problems.length > 0) throw errors.invalid('Could not create campaign.', problems);
+    if (problems.length > 0) throw errors.invalid(OPERATIONS.createCampaign.invalid, problems);
     const id = ctx.newId('campaign');
     // A re-run of a request whose answer was lost (same Idempotency-Key): answer what it made.
     const made = ctx.mayBeRerun ? await this.campaigns.findById(ctx.merchantId, id) : null;
@@ -82,13 +73,11 @@ export class CampaignUseCases {
     }
   }
 
-  async update(ctx: CallContext, id: string, body: unknown): Promise<CampaignView> {
+  async update(ctx: CallContext, id: string, input: UpdateCampaignBody): Promise<CampaignView> {
     const current = await this.get(ctx, id);
-    const input = validate(updateCampaignBodySchema, body);
-    if (!input.ok) throw errors.invalid('Could not update campaign.', input.details);
-    const settings = applyCampaignChanges(campaignSettingsOf(current), input.value);
+    const settings = applyCampaignChanges(campaignSettingsOf(current), input);
     const problems = campaignProblems(settings);
-    if (problems.length > 0) throw errors.invalid('Could not update campaign.', problems);
+    if (problems.length > 0) throw errors.invalid(OPERATIONS.updateCampaign.invalid, problems);
     const updatedAt = new Date();
     const view = toCampaignView({ ...current, ...settings, updated_at: updatedAt });
     const updated = await this.campaigns.updateWithEvents(

@@ -1,11 +1,11 @@
 /** Affiliate coupons: codes customers use at checkout, attributed to the coupon's affiliate. */
-import { buildEvent, createCouponBodySchema, validate } from '@aff/contracts';
-import type { CouponView, Paginated } from '@aff/contracts';
+import { OPERATIONS, buildEvent } from '@aff/contracts';
+import type { CouponView, CreateCouponBody, Paginated } from '@aff/contracts';
 import { errors, optionalString, paginate, parsePageRequest } from '@aff/api';
 import type { CouponRecord } from './records';
 import { DuplicateError, type AffiliateStore, type CallContext, type CouponStore } from './ports';
 
-const CREATE_FAILED = 'Could not create affiliate coupon.';
+const CREATE_FAILED = OPERATIONS.createCoupon.invalid;
 const TOKEN_TAKEN = 'Token has already been taken';
 
 export function toCouponView(record: CouponRecord): CouponView {
@@ -31,10 +31,9 @@ export class CouponUseCases {
     private readonly affiliates: AffiliateStore,
   ) {}
 
-  async create(ctx: CallContext, body: unknown): Promise<CouponView> {
-    const input = validate(createCouponBodySchema, body);
-    if (!input.ok) throw errors.invalid(CREATE_FAILED, input.details);
-    const { affiliate_id: affiliateId, token: code, external_id: externalId } = input.value;
+  /** `input`: the request body, checked against the contract map's schema. */
+  async create(ctx: CallContext, input: CreateCouponBody): Promise<CouponView> {
+    const { affiliate_id: affiliateId, token: code, external_id: externalId } = input;
     const id = ctx.newId('affiliate_coupon');
     // A re-run of a request whose answer was lost (same Idempotency-Key): answer what it made.
     const made = ctx.mayBeRerun ? await this.coupons.findById(ctx.merchantId, id) : null;

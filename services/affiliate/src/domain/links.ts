@@ -1,7 +1,7 @@
 /** Affiliate links: the first one is reserved with the affiliate; more can be added later. */
 import { randomUUID } from 'node:crypto';
-import { buildEvent, createLinkBodySchema, updateLinkBodySchema, validate } from '@aff/contracts';
-import type { LinkView, Paginated } from '@aff/contracts';
+import { OPERATIONS, buildEvent } from '@aff/contracts';
+import type { CreateLinkBody, LinkView, Paginated, UpdateLinkBody } from '@aff/contracts';
 import { AppError, errors, paginate, type PageRequest } from '@aff/api';
 import type { AffiliateRecord, LinkRecord } from './records';
 import { generateLinkToken } from './link-token';
@@ -18,7 +18,8 @@ import {
 /** A link whose affiliate was never written (the process died in between) is reclaimable after this. */
 const ORPHAN_AFTER_MS = 60_000;
 const TOKEN_TAKEN = 'Token has already been taken';
-const UPDATE_FAILED = 'Could not update affiliate link.';
+const CREATE_FAILED = OPERATIONS.createLink.invalid;
+const UPDATE_FAILED = OPERATIONS.updateLink.invalid;
 /** Concurrent updates of one link: each retries on the newer version this many times. */
 const UPDATE_ATTEMPTS = 5;
 
@@ -61,23 +62,21 @@ export class LinkUseCases {
     return null;
   }
 
-  async create(ctx: CallContext, body: unknown): Promise<LinkView> {
-    const input = validate(createLinkBodySchema, body);
-    if (!input.ok) throw errors.invalid('Could not create affiliate link.', input.details);
-    const affiliate = await this.affiliates.findById(ctx.merchantId, input.value.affiliate_id);
-    if (!affiliate)
-      throw errors.invalid('Could not create affiliate link.', ['Affiliate does not exist']);
+  /** `input`: the request body, checked against the contract map's schema. */
+  async create(ctx: CallContext, input: CreateLinkBody): Promise<LinkView> {
+    const affiliate = await this.affiliates.findById(ctx.merchantId, input.affiliate_id);
+    if (!affiliate) throw errors.invalid(CREATE_FAILED, ['Affiliate does not exist']);
     const id = ctx.newId('affiliate_link');
     // A re-run of a request whose answer was lost (same Idempotency-Key): answer what it made.
     const made = ctx.mayBeRerun ? await this.links.findById(ctx.merchantId, id) : null;
     if (made) return toLinkView(made, await this.campaignUrl(affiliate));
-    const token = input.value.token ?? generateLinkToken(affiliate.first_name);
+    const token = input.token ?? generateLinkToken(affiliate.first_name);
     if (await this.findLiveByToken(ctx.merchantId, token)) {
-      throw errors.invalid('Could not create affiliate link.', [TOKEN_TAKEN]);
+      throw errors.invalid(CREATE_FAILED, [TOKEN_TAKEN]);
     }
     const record = {
       ...newLinkRecord(ctx.merchantId, affiliate._id, token, id),
-      url: input.value.url ?? null,
+      url: input.url ?? null,
     };
     const view = toLinkView(record, await this.campaignUrl(affiliate));
     try {
@@ -88,8 +87,7 @@ export class LinkUseCases {
       );
       return view;
     } catch (error) {
-      if (error instanceof DuplicateError)
-        throw errors.invalid('Could not create affiliate link.', [TOKEN_TAKEN]);
+      if (error instanceof DuplicateError) throw errors.invalid(CREATE_FAILED, [TOKEN_TAKEN]);
       throw error;
     }
   }
@@ -98,16 +96,14 @@ export class LinkUseCases {
    * `PUT /v1/affiliate_links/:id` (`token`, `url`). The same rules as create; a new token frees
    * the old one at once, and `affiliate_link.updated` tells tracking which token now resolves.
    */
-  async update(ctx: CallContext, id: string, body: unknown): Promise<LinkView> {
+  async update(ctx: CallContext, id: string, input: UpdateLinkBody): Promise<LinkView> {
     for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
       const link = await this.links.findById(ctx.merchantId, id);
       const affiliate = link && (await this.affiliates.findById(ctx.merchantId, link.affiliate_id));
       if (!link || !affiliate) throw errors.notFound('Affiliate link', id);
-      const input = validate(updateLinkBodySchema, body);
-      if (!input.ok) throw errors.invalid(UPDATE_FAILED, input.details);
-      const token = input.value.token ?? link.token;
+      const token = input.token ?? link.token;
       // Blank clears the landing page (back to the campaign's URL); absent keeps it.
-      const url = input.value.url === undefined ? (link.url ?? null) : input.value.url;
+      const url = input.url === undefined ? (link.url ?? null) : input.url;
       if (token !== link.token) {
         const holder = await this.findLiveByToken(ctx.merchantId, token);
         if (holder && holder._id !== link._id) throw errors.invalid(UPDATE_FAILED, [TOKEN_TAKEN]);

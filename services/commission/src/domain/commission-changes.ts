@@ -4,14 +4,14 @@
  * one). The state changes go through the same settlement use cases as the scheduler, payouts
  * and refunds, so events and `commission_stats` move exactly as they do there.
  */
-import { updateCommissionBodySchema, validate, type CommissionView } from '@aff/contracts';
+import { OPERATIONS, type CommissionView, type UpdateCommissionBody } from '@aff/contracts';
 import { AppError, errors } from '@aff/api';
 import type { SettlementUseCases } from './settlement';
 import { toCommissionView } from './views';
 import type { CallContext, CommissionStore, SaleStore } from './ports';
 import type { CommissionRecord } from './records';
 
-const UPDATE_FAILED = 'Could not update commission.';
+const UPDATE_FAILED = OPERATIONS.updateCommission.invalid;
 const DELETE_FAILED = 'Could not delete commission.';
 const ALREADY_PAID = 'Commission has already been paid';
 const VOIDED = 'Commission has been voided';
@@ -35,11 +35,10 @@ export class CommissionChanges {
     private readonly settlement: SettlementUseCases,
   ) {}
 
-  async update(ctx: CallContext, id: string, body: unknown): Promise<CommissionView> {
+  /** `input`: the request body, checked against the contract map's schema. */
+  async update(ctx: CallContext, id: string, input: UpdateCommissionBody): Promise<CommissionView> {
     let commission = await this.find(ctx, id);
-    const input = validate(updateCommissionBodySchema, body);
-    if (!input.ok) throw errors.invalid(UPDATE_FAILED, input.details);
-    const { due_at: dueAt, paid_at: paidAt } = input.value;
+    const { due_at: dueAt, paid_at: paidAt } = input;
     if (dueAt === undefined && paidAt === undefined) return this.present(ctx, commission);
     if (dueAt !== undefined)
       commission = await this.retry(ctx, commission, unchangeable(UPDATE_FAILED), (c) =>

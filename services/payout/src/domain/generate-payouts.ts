@@ -5,8 +5,7 @@
  * put one commission in two payouts. A commission stays a candidate until a payout lists it,
  * so a run that dies half-way is finished by the next one.
  */
-import { generatePayoutsBodySchema, validate, type PayoutView } from '@aff/contracts';
-import { errors } from '@aff/api';
+import type { GeneratePayoutsBody, PayoutView } from '@aff/contracts';
 import { bundleDue, type Bundle } from './payout-rules';
 import { FULL, type PayoutPresenter } from './payout-presenter';
 import type { PayoutRefresher } from './payout-refresher';
@@ -19,9 +18,6 @@ import type {
   PayoutStore,
 } from './ports';
 import type { PayoutRecord } from './records';
-
-/** The body is declared with the operation in the contract map. */
-const generateBodySchema = generatePayoutsBodySchema;
 
 /**
  * `mine`: claimed for the target. `open`: claimed for another open payout by a run that has
@@ -44,13 +40,14 @@ export class GeneratePayouts {
     private readonly presenter: PayoutPresenter,
   ) {}
 
-  /** The REST call: validates the body, returns the payouts created or grown (newest first). */
-  async generate(ctx: CallContext, body: unknown): Promise<PayoutView[]> {
-    const input = validate(generateBodySchema, body);
-    if (!input.ok) throw errors.invalid('Could not generate payouts.', input.details);
+  /**
+   * The REST call (`input`: its body, checked against the contract map's schema): the payouts
+   * created or grown, newest first.
+   */
+  async generate(ctx: CallContext, input: GeneratePayoutsBody): Promise<PayoutView[]> {
     const filters: DueFilters = {
-      ...(input.value.affiliate_id ? { affiliate_id: input.value.affiliate_id } : {}),
-      ...(input.value.currency ? { currency: input.value.currency } : {}),
+      ...(input.affiliate_id ? { affiliate_id: input.affiliate_id } : {}),
+      ...(input.currency ? { currency: input.currency } : {}),
     };
     const touched = await this.run(ctx, filters);
     const records = await this.payouts.findVisibleByIds(ctx.merchantId, touched);

@@ -1,6 +1,5 @@
 /** Public intake: a visit through an affiliate link, and a visitor who becomes a lead. */
-import { leadBodySchema, validate, visitBodySchema } from '@aff/contracts';
-import type { ReferralView, VisitAnswer } from '@aff/contracts';
+import type { LeadBody, ReferralView, VisitAnswer, VisitBody } from '@aff/contracts';
 import { AppError, errors } from '@aff/api';
 import type { Catalog } from './catalog';
 import { newReferral } from './new-referral';
@@ -17,10 +16,9 @@ export class VisitUseCases {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  async recordVisit(ctx: CallContext, body: unknown): Promise<VisitAnswer> {
-    const input = validate(visitBodySchema, body);
-    if (!input.ok) throw errors.invalid('Could not record visit.', input.details);
-    const { token, url, referrer, referral: referralId } = input.value;
+  /** `input`: the request body, checked against the contract map's schema. */
+  async recordVisit(ctx: CallContext, input: VisitBody): Promise<VisitAnswer> {
+    const { token, url, referrer, referral: referralId } = input;
     const attribution = await this.catalog.byToken(ctx.merchantId, token);
     if (!attribution) throw new AppError('not_found', `Link not found: ${token}`);
     const affiliate = {
@@ -56,10 +54,8 @@ export class VisitUseCases {
    * Idempotent: a referral that already is a lead (or converted) stays as it is. The step to
    * lead is conditional, so a lead racing the processor's customer event is counted once.
    */
-  async recordLead(ctx: CallContext, body: unknown): Promise<ReferralView> {
-    const input = validate(leadBodySchema, body);
-    if (!input.ok) throw errors.invalid('Could not record lead.', input.details);
-    const { referral: referralId, email } = input.value;
+  async recordLead(ctx: CallContext, input: LeadBody): Promise<ReferralView> {
+    const { referral: referralId, email } = input;
     for (;;) {
       const current = await this.referrals.findById(ctx.merchantId, referralId);
       if (!current) throw errors.notFound('Referral', referralId);
