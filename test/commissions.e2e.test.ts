@@ -104,10 +104,10 @@ describe('charge.succeeded of a referred customer', () => {
     const { customerId } = await referredCustomer(merchant, affiliate);
     await charge(merchant, customerId, { amount: 1000 });
     await waitForCommissions(merchant, affiliate.id, (l) => l.length === 1);
-    expect(await commissionsOf(merchant, affiliate.id, '&state=pending')).toHaveLength(1);
-    expect(await commissionsOf(merchant, affiliate.id, '&state[]=due&state[]=paid')).toHaveLength(
-      0,
-    );
+    expect(await commissionsOf(merchant, affiliate.id, { state: 'pending' })).toHaveLength(1);
+    expect(
+      await commissionsOf(merchant, affiliate.id, { 'state[]': ['due', 'paid'] }),
+    ).toHaveLength(0);
     const bad = await rejection(
       merchantClient(merchant.api_secret).commissions.list({ state: 'lost' }),
     );

@@ -67,7 +67,7 @@ describe('e-mail confirmation', () => {
     expect(confirmed.text).toContain(`Your account e-mail is now ${newEmail}`);
     const after = (await api(merchant.api_secret).get(`/v1/affiliates/${affiliate.id}`)).body;
     expect(after).toMatchObject({ email: newEmail, unconfirmed_email: null });
-    expect(Date.parse(after.confirmed_at)).toBeGreaterThan(Date.parse(affiliate.confirmed_at));
+    expect(Date.parse(after.confirmed_at)).toBeGreaterThan(Date.parse(affiliate.confirmed_at!));
     const events = await findEvents(
       'EVT_AFFILIATE',
       'evt.affiliate.confirmed',

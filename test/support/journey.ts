@@ -1,18 +1,30 @@
-/** Steps of the money flow as a merchant's site and payment processor would drive them. */
+/**
+ * Steps of the money flow as a merchant's code, its site and its payment processor would drive
+ * them: the merchant's calls through the typed client (`@aff/client`), the page's visit and the
+ * processor's signed events as raw HTTP (the client covers the merchant's API only).
+ */
 import { randomUUID } from 'node:crypto';
-import { api, request } from './http';
+import type { CommissionView } from '@aff/contracts';
+import type { OperationInput } from '@aff/client';
+import { merchantClient } from './client';
+import { request } from './http';
 import type { TestMerchant } from './merchant';
 import { eventually, sendProcessorEvent } from './processor';
 
+/** List filters of `GET /v1/commissions` besides the affiliate (`{ 'state[]': ['due'] }`). */
+export type CommissionFilters = Omit<OperationInput<'listCommissions'>, 'affiliate_id'>;
+
+/** A new affiliate; a create always shows its campaign and first link (the types leave them optional). */
 export async function createAffiliate(merchant: TestMerchant, fields: Record<string, string> = {}) {
-  const res = await api(merchant.api_secret).post('/v1/affiliates', {
+  const affiliate = await merchantClient(merchant.api_secret).affiliates.create({
     first_name: 'Aff',
     last_name: 'Iliate',
     email: `aff-${randomUUID()}@example.com`,
     ...fields,
   });
-  if (res.status !== 200) throw new Error(`affiliate: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
+  const { campaign, links } = affiliate;
+  if (!campaign || !links) throw new Error(`affiliate without campaign or links: ${affiliate.id}`);
+  return { ...affiliate, campaign, links };
 }
 
 export async function visitOf(merchant: TestMerchant, token: string): Promise<string> {
@@ -37,11 +49,10 @@ export async function referredCustomer(
     metadata: { referral: referralId },
   });
   if (res.status !== 200) throw new Error(`customer: ${res.status}`);
+  const client = merchantClient(merchant.api_secret);
   await eventually(async () => {
-    const r = await api(merchant.api_secret).get(
-      `/v1/referrals?processor_customer_id=${customerId}`,
-    );
-    return r.body.data?.length === 1 ? true : undefined;
+    const page = await client.referrals.list({ processor_customer_id: customerId });
+    return page.data.length === 1 ? true : undefined;
   });
   return { referralId, customerId, email };
 }
@@ -80,23 +91,24 @@ export async function charge(
 export async function commissionsOf(
   merchant: TestMerchant,
   affiliateId: string,
-  query = '',
-): Promise<any[]> {
-  const res = await api(merchant.api_secret).get(
-    `/v1/commissions?affiliate_id=${affiliateId}${query}`,
-  );
-  return res.body.data;
+  filters: CommissionFilters = {},
+): Promise<CommissionView[]> {
+  const page = await merchantClient(merchant.api_secret).commissions.list({
+    affiliate_id: affiliateId,
+    ...filters,
+  });
+  return page.data;
 }
 
 /** Waits until the affiliate has `count` commissions matching `predicate`. */
 export async function waitForCommissions(
   merchant: TestMerchant,
   affiliateId: string,
-  predicate: (list: any[]) => boolean,
-  query = '',
-): Promise<any[]> {
+  predicate: (list: CommissionView[]) => boolean,
+  filters: CommissionFilters = {},
+): Promise<CommissionView[]> {
   return eventually(async () => {
-    const list = await commissionsOf(merchant, affiliateId, query);
+    const list = await commissionsOf(merchant, affiliateId, filters);
     return predicate(list) ? list : undefined;
   });
 }
@@ -115,9 +127,9 @@ export async function dueCommissionOf(merchant: TestMerchant, affiliate: any, am
 
 /** The affiliate's payout, generated once the payout service has seen the due commission's event. */
 export function generatedPayout(merchant: TestMerchant, affiliateId: string): Promise<any> {
-  const client = api(merchant.api_secret);
+  const client = merchantClient(merchant.api_secret);
   return eventually(async () => {
-    const run = await client.postJson('/v1/payouts/generate', { affiliate_id: affiliateId });
-    return run.body.data?.[0];
+    const run = await client.payouts.generate({ affiliate_id: affiliateId });
+    return run.data[0];
   });
 }

@@ -35,6 +35,7 @@ import { AppError, errors, isAppError } from '@aff/api';
 import type { Logger } from '@aff/logging';
 import { extractTraceContext } from './trace-context';
 import { decodeJson, encodeJson } from './json';
+import type { z } from 'zod';
 
 export interface RpcContext {
   requestId: string;
@@ -43,8 +44,12 @@ export interface RpcContext {
 /** Handler of a public operation: the gateway's request envelope in, status and body out. */
 export type RpcHandler = (request: RpcRequest, ctx: RpcContext) => Promise<RpcReply>;
 
-/** The request envelope of a public operation, with its body as the map checked it. */
-export type PublicRequest<O extends PublicOperation> = Omit<RpcRequest, 'body'> & {
+/**
+ * The request envelope of a public operation: its path parameters as the map declares them
+ * (checked), its body as the map checked it.
+ */
+export type PublicRequest<O extends PublicOperation> = Omit<RpcRequest, 'body' | 'params'> & {
+  params: O['params'] extends z.ZodObject ? z.output<O['params']> : Record<string, never>;
   body: ValidatedBody<O>;
 };
 
@@ -52,7 +57,12 @@ export type PublicRequest<O extends PublicOperation> = Omit<RpcRequest, 'body'> 
 export type PublicHandler<O extends PublicOperation> = (
   request: PublicRequest<O>,
   ctx: RpcContext,
-) => Promise<RpcReply>;
+) => Promise<RpcReply<PublicResult<O>>>;
+
+/** What a public operation's handler answers as the body: the map's response schema's input. */
+export type PublicResult<O extends PublicOperation> = O['response'] extends { body: z.ZodType }
+  ? z.input<O['response']['body']>
+  : unknown;
 
 /** Handler of an internal operation: its validated input in, the reply body out. */
 export type InternalHandler<O extends InternalOperation> = (
@@ -164,6 +174,11 @@ export function serveHandlers(
 function envelopeWire(handler: RpcHandler, operation?: PublicOperation): WireHandler {
   return (payload, ctx) => {
     const request = rpcRequestSchema.parse(payload);
+    if (operation?.params) {
+      // The gateway fills them from the route; a caller that does not is the caller's bug.
+      const params = validate(operation.params, request.params);
+      if (!params.ok) throw new AppError('bad_request', 'Invalid path parameters', params.details);
+    }
     if (!operation?.body || operation.invalid === undefined) return handler(request, ctx);
     const body = validate(operation.body, request.body);
     if (!body.ok) throw errors.invalid(operation.invalid, body.details);
