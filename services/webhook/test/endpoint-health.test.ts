@@ -3,7 +3,6 @@
  * first failure starts a run (`failing_since`), a success ends it, and a run as long as the
  * disable period disables the endpoint with `webhook_endpoint.disabled` in its outbox.
  */
-import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import { webhookEndpointDisabledSchema } from '@aff/contracts';
 import type { PendingEvent } from '@aff/messaging';
@@ -11,6 +10,7 @@ import { TenantRepository, connectMongo } from '@aff/mongo';
 import { EndpointRepository } from '../src/data/endpoint.repository';
 import { endpointModel, type EndpointDoc } from '../src/data/endpoint.schema';
 import { EndpointHealth, disabledReason } from '../src/domain/endpoint-health';
+import { anEndpoint } from './support/endpoint-fixture';
 
 const PERIOD_MS = 60_000;
 
@@ -41,18 +41,7 @@ afterAll(async () => {
 });
 
 async function addEndpoint(fields: Partial<EndpointDoc> = {}): Promise<EndpointDoc> {
-  const now = new Date();
-  const { record } = await endpoints.insert({
-    _id: randomUUID(),
-    merchant_id: randomUUID(),
-    url: 'https://example.com/hook',
-    events: ['*'],
-    enabled: true,
-    secret: 'whsec_AAAA',
-    created_at: now,
-    updated_at: now,
-    ...fields,
-  });
+  const { record } = await endpoints.insert(anEndpoint(fields));
   return (await endpoints.findById(record.merchant_id, record._id))!;
 }
 

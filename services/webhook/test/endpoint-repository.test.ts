@@ -3,12 +3,12 @@
  * id is the domain's `DuplicateError` (the store maps the driver's duplicate key), not a driver
  * error the use cases would have to recognise.
  */
-import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import { connectMongo } from '@aff/mongo';
 import { EndpointRepository } from '../src/data/endpoint.repository';
 import { endpointModel } from '../src/data/endpoint.schema';
 import { DuplicateError } from '../src/domain/ports';
+import { anEndpoint } from './support/endpoint-fixture';
 
 let mongo: Connection;
 let endpoints: EndpointRepository;
@@ -25,17 +25,7 @@ afterAll(async () => {
 });
 
 it('answers DuplicateError for an id that exists, and keeps the first endpoint', async () => {
-  const now = new Date();
-  const record = {
-    _id: randomUUID(),
-    merchant_id: randomUUID(),
-    url: 'https://example.com/hook',
-    events: ['*'],
-    enabled: true,
-    secret: 'whsec_AAAA',
-    created_at: now,
-    updated_at: now,
-  };
+  const record = anEndpoint();
   await endpoints.insert(record);
   await expect(
     endpoints.insert({ ...record, url: 'https://example.com/other' }),
