@@ -29,6 +29,9 @@ async function startLauncher(): Promise<Launcher> {
   for (const name of ['MONGO_URL', 'NATS_URL', 'REDIS_URL', 'GATEWAY_URL']) delete env[name];
   env.AFF_LOCAL_DIR = localDir;
   env.PORT = String(await freePort());
+  // The healing case probes every 100 ms for up to 15 s; the default merchant limit (45 per
+  // 30 s) would answer 429 to those probes after 4.5 s and hide the healed route.
+  env.RATE_LIMIT_POINTS = '10000';
   const child = spawn(
     process.execPath,
     [
@@ -171,11 +174,15 @@ describe('npm start launcher', () => {
     let sawFailure = false;
     let healedAfter: number | undefined;
     const probes: Promise<void>[] = [];
+    // What each probe saw (sent → answered: status), printed if the route does not heal.
+    const timeline: string[] = [];
     while (Date.now() - killedAt < 15_000 && healedAfter === undefined) {
+      const sentAt = Date.now() - killedAt;
       probes.push(
         list()
           .catch(() => ({ status: 0 }))
           .then(({ status }) => {
+            timeline.push(`${sentAt}→${Date.now() - killedAt} ms: ${status}`);
             if (status !== 200) sawFailure = true;
             else if (sawFailure) healedAfter ??= Date.now() - killedAt;
           }),
@@ -185,6 +192,11 @@ describe('npm start launcher', () => {
     await Promise.all(probes);
     expect(sawFailure).toBe(true);
     // ... and answers again within 15 s, from a new process, said in one line.
+    if (healedAfter === undefined)
+      throw new Error(
+        `no answer within 15 s of the kill; probes:\n${timeline.join('\n')}\n` +
+          `launcher output:\n${launcher.output().slice(-6_000)}`,
+      );
     expect(healedAfter).toBeLessThan(15_000);
     expect(launcher.output()).toMatch(
       /\[start\] affiliate exited unexpectedly \(killed by a signal\); restarting in 0\.5 s/,
