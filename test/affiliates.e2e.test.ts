@@ -292,8 +292,26 @@ describe('GET /v1/affiliates', () => {
     for (const bad of ['page=abc', 'page=0', 'limit=-1', 'page[]=1']) {
       const res = await client.get(`/v1/affiliates?${bad}`);
       expect(res.status).toBe(400);
-      expect(typeof res.body.error).toBe('string');
+      expect(res.body).toEqual({
+        error: `${bad.split(/[[=]/)[0]} must be a positive whole number`,
+      });
     }
+  });
+
+  it('checks the rest of the query before the service runs: one e-mail, known expansions', async () => {
+    const client = api(merchant.api_secret);
+    const twoEmails = await client.get(
+      '/v1/affiliates?email[]=a@example.com&email[]=b@example.com',
+    );
+    expect(twoEmails.status).toBe(400);
+    expect(twoEmails.body).toEqual({ error: 'email must be a single value' });
+    const unknown = await client.get('/v1/affiliates?expand[]=links&expand[]=secrets');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toEqual({
+      error: 'Unknown expand: secrets. Allowed: campaign, links, commission_stats',
+    });
+    // An empty value is no value.
+    expect((await client.get('/v1/affiliates?email=&page=')).status).toBe(200);
   });
 
   it('filters by email (one or zero), processor_customer_id and campaign_id', async () => {

@@ -25,6 +25,7 @@ import type {
   Operation,
   OperationMap,
   OperationNameOf,
+  ParsedQuery,
   PublicOperation,
   RpcReply,
   RpcRequest,
@@ -46,10 +47,14 @@ export type RpcHandler = (request: RpcRequest, ctx: RpcContext) => Promise<RpcRe
 
 /**
  * The request envelope of a public operation: its path parameters as the map declares them
- * (checked), its body as the map checked it.
+ * (checked), its query parsed by the map's schema, its body as the map checked it.
  */
-export type PublicRequest<O extends PublicOperation> = Omit<RpcRequest, 'body' | 'params'> & {
+export type PublicRequest<O extends PublicOperation> = Omit<
+  RpcRequest,
+  'body' | 'params' | 'query'
+> & {
   params: O['params'] extends z.ZodObject ? z.output<O['params']> : Record<string, never>;
+  query: ParsedQuery<O>;
   body: ValidatedBody<O>;
 };
 
@@ -167,9 +172,9 @@ export function serveHandlers(
 }
 
 /**
- * The envelope parsed; where the operation names its 422 headline (`invalid`), the body checked
- * against its schema first (422 with the schema's messages, the handler never runs) and handed
- * on parsed.
+ * The envelope parsed; the query parsed by the operation's query schema (400 with its first
+ * message, the handler never runs); where the operation names its 422 headline (`invalid`), the
+ * body checked against its schema first (422 with the schema's messages) and handed on parsed.
  */
 function envelopeWire(handler: RpcHandler, operation?: PublicOperation): WireHandler {
   return (payload, ctx) => {
@@ -179,11 +184,46 @@ function envelopeWire(handler: RpcHandler, operation?: PublicOperation): WireHan
       const params = validate(operation.params, request.params);
       if (!params.ok) throw new AppError('bad_request', 'Invalid path parameters', params.details);
     }
-    if (!operation?.body || operation.invalid === undefined) return handler(request, ctx);
+    const query = operation?.query ? parseQuery(operation.query, request) : request.query;
+    if (!operation?.body || operation.invalid === undefined)
+      return handler({ ...request, query }, ctx);
     const body = validate(operation.body, request.body);
     if (!body.ok) throw errors.invalid(operation.invalid, body.details);
-    return handler({ ...request, body: body.value }, ctx);
+    return handler({ ...request, query, body: body.value }, ctx);
   };
+}
+
+/**
+ * The query string as the schema reads it: an empty value is no value; a repeated parameter
+ * (`state[]=a&state[]=b`, which Express delivers as an array under `state`) is joined into the
+ * comma form where the schema declares `state[]`; `expand` comes from the envelope, where the
+ * gateway gathered both of its forms. Failing that, a 400 with the schema's first message.
+ */
+export function parseQuery<S extends z.ZodObject>(
+  schema: S,
+  request: Pick<RpcRequest, 'query' | 'expand'>,
+): z.output<S> {
+  const keys = new Set(Object.keys(schema.shape));
+  const raw: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(request.query)) {
+    if (value === '' || value === undefined) continue;
+    const name = key.endsWith('[]') ? key.slice(0, -2) : key;
+    if (keys.has(`${name}[]`)) {
+      const values = [raw[name], value].flat().filter((v) => v !== undefined && v !== '');
+      raw[name] = values.every((v) => typeof v === 'string') ? values.join(',') : values;
+    } else {
+      raw[key] = value;
+    }
+  }
+  if (keys.has('expand')) {
+    delete raw.expand;
+    if (request.expand.length > 0) raw.expand = request.expand.join(',');
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    throw new AppError('bad_request', parsed.error.issues[0]?.message ?? 'Invalid query parameter');
+  }
+  return parsed.data;
 }
 
 /** Bad input is the caller's bug, answered as a 400 with the schema's messages. */

@@ -59,8 +59,9 @@ export interface PublicOperation extends OperationBase {
   /** Request headers the operation reads (beyond authorization and content-type). */
   headers?: z.ZodObject;
   /**
-   * Query parameters as the client sends them (strings, or arrays for `name[]`). The services
-   * parse and check them; these schemas document the wire format.
+   * Query parameters: input as the client sends them (strings; `name[]` for repeated values),
+   * output as the handler receives them (numbers, lists, dates). The RPC server checks the query
+   * with it before the handler runs (400 with the first message), builders in `./common`.
    */
   query?: z.ZodObject;
   /** Request body; form-encoded or JSON. Validation messages come from these same schemas. */
@@ -82,6 +83,11 @@ export type ValidatedBody<O extends PublicOperation> = O extends {
 }
   ? z.output<O['body']>
   : unknown;
+
+/** What a public operation's handler receives as `query`: parsed when the map declares it. */
+export type ParsedQuery<O extends PublicOperation> = O extends { query: z.ZodObject }
+  ? z.output<O['query']>
+  : Record<string, unknown>;
 
 /**
  * An operation only other services call over NATS (see docs/contract.md, "Internal

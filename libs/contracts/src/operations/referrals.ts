@@ -2,12 +2,17 @@
 import { z } from 'zod';
 import { paginatedSchema } from '../views';
 import { CONVERSION_STATES, referralViewSchema } from '../views-money';
-import { expandQuery, filter, idParams, multiValueQuery, pageQuery } from './common';
+import {
+  expandQuery,
+  filter,
+  idParams,
+  multiValueQuery,
+  pageQuery,
+  timestampFilter,
+} from './common';
 import { defineOperation } from './operation';
 
 const tag = 'Referrals';
-const timestampFilter = (description: string) =>
-  z.string().meta({ format: 'date-time', description }).optional();
 
 export const listReferrals = defineOperation({
   name: 'listReferrals',

@@ -1,7 +1,7 @@
 /** Affiliate coupons: codes customers use at checkout, attributed to the coupon's affiliate. */
 import { OPERATIONS, buildEvent } from '@aff/contracts';
 import type { CouponView, CreateCouponBody, Paginated } from '@aff/contracts';
-import { errors, optionalString, paginate, parsePageRequest } from '@aff/api';
+import { errors, paginate, type PageRequest } from '@aff/api';
 import type { CouponRecord } from './records';
 import { DuplicateError, type AffiliateStore, type CallContext, type CouponStore } from './ports';
 
@@ -83,11 +83,13 @@ export class CouponUseCases {
     return toCouponView(coupon);
   }
 
-  async list(ctx: CallContext, query: Record<string, unknown>): Promise<Paginated<CouponView>> {
-    const page = parsePageRequest(query);
+  async list(
+    ctx: CallContext,
+    filters: { affiliate_id?: string },
+    page: PageRequest,
+  ): Promise<Paginated<CouponView>> {
     const filter: { affiliate_id?: string } = {};
-    const affiliateId = optionalString(query, 'affiliate_id');
-    if (affiliateId) filter.affiliate_id = affiliateId;
+    if (filters.affiliate_id) filter.affiliate_id = filters.affiliate_id;
     const result = await this.coupons.page(ctx.merchantId, filter, page.skip, page.limit);
     return paginate(result.items.map(toCouponView), result.total, page);
   }

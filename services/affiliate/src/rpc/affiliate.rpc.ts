@@ -1,7 +1,6 @@
-/** Thin RPC entry points for affiliates: parse the request, call the use case, reply. */
-import { checkExpand, optionalString, parsePageRequest } from '@aff/api';
+/** Thin RPC entry points for affiliates: the checked request to the use case, its reply back. */
+import { pageRequest } from '@aff/api';
 import { ok, type RpcHandlers } from '@aff/messaging';
-import { AFFILIATE_EXPANSIONS } from '../domain/affiliate-presenter';
 import type { AffiliateUseCases } from '../domain/affiliates';
 import { callContext, idParam, internalCallContext } from './call-context';
 
@@ -13,14 +12,14 @@ export function affiliateRpc(
 > {
   return {
     listAffiliates: async (req, rpc) => {
-      const filters = {
-        campaign_id: optionalString(req.query, 'campaign_id'),
-        email: optionalString(req.query, 'email'),
-        processor_customer_id: optionalString(req.query, 'processor_customer_id'),
-      };
-      const expand = checkExpand(req.expand, AFFILIATE_EXPANSIONS);
+      const { campaign_id, email, processor_customer_id, expand } = req.query;
       return ok(
-        await affiliates.list(callContext(req, rpc), filters, parsePageRequest(req.query), expand),
+        await affiliates.list(
+          callContext(req, rpc),
+          { campaign_id, email, processor_customer_id },
+          pageRequest(req.query),
+          new Set(expand),
+        ),
       );
     },
     /** Internal (tracking's link directory): the typed input, no request envelope. */

@@ -1,4 +1,4 @@
-import { parsePageRequest } from '@aff/api';
+import { pageRequest } from '@aff/api';
 import { ok, type RpcHandlers } from '@aff/messaging';
 import type { CampaignUseCases } from '../domain/campaigns';
 import { toCampaignView } from '../domain/views';
@@ -12,7 +12,7 @@ export function campaignRpc(
 > {
   return {
     listCampaigns: async (req, rpc) =>
-      ok(await campaigns.list(callContext(req, rpc), parsePageRequest(req.query))),
+      ok(await campaigns.list(callContext(req, rpc), pageRequest(req.query))),
     createCampaign: async (req, rpc) => ok(await campaigns.create(callContext(req, rpc), req.body)),
     getCampaign: async (req, rpc) =>
       ok(toCampaignView(await campaigns.get(callContext(req, rpc), idParam(req)))),

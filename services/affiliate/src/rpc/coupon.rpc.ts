@@ -1,3 +1,4 @@
+import { pageRequest } from '@aff/api';
 import { ok, type RpcHandlers } from '@aff/messaging';
 import type { CouponUseCases } from '../domain/coupons';
 import type { MagicLinks } from '../domain/magic-links';
@@ -7,7 +8,14 @@ export function couponRpc(
   coupons: CouponUseCases,
 ): Pick<RpcHandlers<'affiliate'>, 'listCoupons' | 'createCoupon' | 'getCoupon'> {
   return {
-    listCoupons: async (req, rpc) => ok(await coupons.list(callContext(req, rpc), req.query)),
+    listCoupons: async (req, rpc) =>
+      ok(
+        await coupons.list(
+          callContext(req, rpc),
+          { affiliate_id: req.query.affiliate_id },
+          pageRequest(req.query),
+        ),
+      ),
     createCoupon: async (req, rpc) => ok(await coupons.create(callContext(req, rpc), req.body)),
     getCoupon: async (req, rpc) => ok(await coupons.get(callContext(req, rpc), idParam(req))),
   };

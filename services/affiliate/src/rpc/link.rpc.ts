@@ -1,4 +1,4 @@
-import { optionalString, parsePageRequest } from '@aff/api';
+import { pageRequest } from '@aff/api';
 import { ok, type RpcHandlers } from '@aff/messaging';
 import type { LinkUseCases } from '../domain/links';
 import { callContext, idParam } from './call-context';
@@ -8,11 +8,10 @@ export function linkRpc(
 ): Pick<RpcHandlers<'affiliate'>, 'listLinks' | 'createLink' | 'getLink' | 'updateLink'> {
   return {
     listLinks: async (req, rpc) => {
-      const filters = {
-        token: optionalString(req.query, 'token'),
-        affiliate_id: optionalString(req.query, 'affiliate_id'),
-      };
-      return ok(await links.list(callContext(req, rpc), filters, parsePageRequest(req.query)));
+      const { token, affiliate_id } = req.query;
+      return ok(
+        await links.list(callContext(req, rpc), { token, affiliate_id }, pageRequest(req.query)),
+      );
     },
     createLink: async (req, rpc) => ok(await links.create(callContext(req, rpc), req.body)),
     getLink: async (req, rpc) => ok(await links.get(callContext(req, rpc), idParam(req))),

@@ -1,13 +1,6 @@
 /** `GET /v1/commissions` and `GET /v1/commissions/:id`. */
-import { COMMISSION_STATES, type CommissionView, type Paginated } from '@aff/contracts';
-import {
-  checkExpand,
-  enumList,
-  errors,
-  optionalString,
-  paginate,
-  parsePageRequest,
-} from '@aff/api';
+import type { CommissionView, Paginated } from '@aff/contracts';
+import { errors, paginate, type PageRequest } from '@aff/api';
 import { toCommissionView } from './views';
 import type {
   CommissionFilters,
@@ -18,7 +11,8 @@ import type {
 } from './ports';
 import type { CommissionRecord, SaleRecord } from './records';
 
-export const COMMISSION_EXPANSIONS = ['sale', 'campaign'] as const;
+/** Related objects a commission can carry (the map's `expand` of `GET /v1/commissions`). */
+export type CommissionExpansion = 'sale' | 'campaign';
 
 export class CommissionQueries {
   constructor(
@@ -29,16 +23,14 @@ export class CommissionQueries {
 
   async list(
     merchantId: string,
-    query: Record<string, unknown>,
-    expand: string[],
+    requested: CommissionFilters,
+    page: PageRequest,
+    expansions: ReadonlySet<CommissionExpansion>,
   ): Promise<Paginated<CommissionView>> {
-    const page = parsePageRequest(query);
-    const expansions = checkExpand(expand, COMMISSION_EXPANSIONS);
+    // Only the filters given: none at all reads the in-memory newest-first index.
     const filters: CommissionFilters = {};
-    const affiliateId = optionalString(query, 'affiliate_id');
-    if (affiliateId) filters.affiliate_id = affiliateId;
-    const states = enumList(query, 'state', COMMISSION_STATES);
-    if (states.length > 0) filters.states = states;
+    if (requested.affiliate_id) filters.affiliate_id = requested.affiliate_id;
+    if (requested.states?.length) filters.states = requested.states;
     const result =
       Object.keys(filters).length === 0
         ? await this.newestPage(merchantId, page.skip, page.limit)

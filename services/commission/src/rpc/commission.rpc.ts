@@ -1,3 +1,4 @@
+import { pageRequest } from '@aff/api';
 import { currentEventContext, ok, type RpcHandlers } from '@aff/messaging';
 import type { RpcRequest } from '@aff/contracts';
 import type { CommissionChanges } from '../domain/commission-changes';
@@ -13,7 +14,15 @@ export function commissionRpc(
   changes: CommissionChanges,
 ): RpcHandlers<'commission'> {
   return {
-    listCommissions: async (req) => ok(await queries.list(req.merchant_id, req.query, req.expand)),
+    listCommissions: async ({ merchant_id, query }) =>
+      ok(
+        await queries.list(
+          merchant_id,
+          { affiliate_id: query.affiliate_id, states: query.state },
+          pageRequest(query),
+          new Set(query.expand),
+        ),
+      ),
     getCommission: async (req) => ok(await queries.get(req.merchant_id, req.params.id ?? '')),
     updateCommission: async (req, rpc) =>
       ok(await changes.update(callContext(req, rpc.requestId), req.params.id ?? '', req.body)),

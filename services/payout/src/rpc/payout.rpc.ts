@@ -1,17 +1,8 @@
-/** Thin RPC entry points for payouts: parse the request, call the use case, reply. */
-import { PAYOUT_STATES } from '@aff/contracts';
-import {
-  DEFAULT_LIMIT,
-  checkExpand,
-  enumList,
-  optionalString,
-  paginate,
-  parsePageRequest,
-} from '@aff/api';
+/** Thin RPC entry points for payouts: the checked request to the use case, its reply back. */
+import { DEFAULT_LIMIT, paginate, pageRequest } from '@aff/api';
 import { ok, type RpcHandlers } from '@aff/messaging';
 import type { GeneratePayouts } from '../domain/generate-payouts';
 import type { PayPayout } from '../domain/pay-payout';
-import { PAYOUT_EXPANSIONS } from '../domain/payout-presenter';
 import type { PayoutQueries } from '../domain/payout-queries';
 import { callContext, idParam } from './call-context';
 
@@ -24,13 +15,15 @@ export interface PayoutUseCases {
 export function payoutRpc({ queries, pay, generate }: PayoutUseCases): RpcHandlers<'payout'> {
   return {
     listPayouts: async (req, rpc) => {
-      const filters = {
-        affiliate_id: optionalString(req.query, 'affiliate_id'),
-        states: enumList(req.query, 'state', PAYOUT_STATES),
-      };
-      const expand = checkExpand(req.expand, PAYOUT_EXPANSIONS);
-      const page = parsePageRequest(req.query);
-      return ok(await queries.list(callContext(req, rpc), filters, page, expand));
+      const { affiliate_id, state, expand } = req.query;
+      return ok(
+        await queries.list(
+          callContext(req, rpc),
+          { affiliate_id, states: state ?? [] },
+          pageRequest(req.query),
+          new Set(expand),
+        ),
+      );
     },
     getPayout: async (req, rpc) => ok(await queries.get(callContext(req, rpc), idParam(req))),
     // No request body (spec); whoever's API secret asks becomes `paid_by_id`.

@@ -1,18 +1,11 @@
 /** `GET /v1/referrals` with every filter of the spec. */
-import { CONVERSION_STATES, type Paginated, type ReferralView } from '@aff/contracts';
-import {
-  checkExpand,
-  enumList,
-  optionalString,
-  optionalTimestamp,
-  paginate,
-  parsePageRequest,
-  AppError,
-} from '@aff/api';
+import type { OperationMap, Paginated, ParsedQuery, ReferralView } from '@aff/contracts';
+import { AppError, paginate, pageRequest } from '@aff/api';
 import type { ReferralFilters, ReferralStore } from './ports';
 import type { ReferralPresenter } from './referral-presenter';
 
-export const REFERRAL_EXPANSIONS = ['affiliate'] as const;
+/** The query of `GET /v1/referrals`, as the contract map's schema parsed and checked it. */
+export type ReferralListQuery = ParsedQuery<OperationMap['listReferrals']>;
 
 export class ReferralQueries {
   constructor(
@@ -20,13 +13,8 @@ export class ReferralQueries {
     private readonly presenter: ReferralPresenter,
   ) {}
 
-  async list(
-    merchantId: string,
-    query: Record<string, unknown>,
-    expand: string[],
-  ): Promise<Paginated<ReferralView>> {
-    const page = parsePageRequest(query);
-    const expansions = checkExpand(expand, REFERRAL_EXPANSIONS);
+  async list(merchantId: string, query: ReferralListQuery): Promise<Paginated<ReferralView>> {
+    const page = pageRequest(query);
     // Unfiltered, the store answers from its in-memory index of the newest referrals.
     const result = await this.referrals.page(
       merchantId,
@@ -35,25 +23,20 @@ export class ReferralQueries {
       page.limit,
     );
     const views = await this.presenter.present(merchantId, result.items, {
-      withAffiliate: expansions.has('affiliate'),
+      withAffiliate: query.expand?.includes('affiliate') ?? false,
     });
     return paginate(views, result.total, page);
   }
 }
 
-/** Query parameters to referral filters; every value is checked, so junk is a 400, not a 500. */
-export function referralFilter(query: Record<string, unknown>): ReferralFilters {
+/** The given filters only; a window whose start is after its end is a 400. */
+export function referralFilter(query: ReferralListQuery): ReferralFilters {
   const filter: ReferralFilters = {};
-  const affiliateId = optionalString(query, 'affiliate_id');
-  if (affiliateId) filter.affiliate_id = affiliateId;
-  const states = enumList(query, 'conversion_state', CONVERSION_STATES);
-  if (states.length > 0) filter.conversion_states = states;
-  const email = optionalString(query, 'email');
-  if (email) filter.email = email.trim().toLowerCase();
-  const customer = optionalString(query, 'processor_customer_id');
-  if (customer) filter.processor_customer_id = customer;
-  const since = optionalTimestamp(query, 'updated_since');
-  const until = optionalTimestamp(query, 'updated_until');
+  if (query.affiliate_id) filter.affiliate_id = query.affiliate_id;
+  if (query.conversion_state?.length) filter.conversion_states = query.conversion_state;
+  if (query.email) filter.email = query.email.trim().toLowerCase();
+  if (query.processor_customer_id) filter.processor_customer_id = query.processor_customer_id;
+  const { updated_since: since, updated_until: until } = query;
   if (since && until && since > until) {
     throw new AppError('bad_request', 'updated_since must not be after updated_until');
   }

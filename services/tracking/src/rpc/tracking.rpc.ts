@@ -21,8 +21,7 @@ export function trackingRpc(deps: {
       ok(await deps.visits.recordVisit(ctx(req.merchant_id, rpc.requestId), req.body)),
     recordLead: async (req, rpc) =>
       ok({ referral: await deps.visits.recordLead(ctx(req.merchant_id, rpc.requestId), req.body) }),
-    listReferrals: async (req) =>
-      ok(await deps.queries.list(req.merchant_id, req.query, req.expand)),
+    listReferrals: async (req) => ok(await deps.queries.list(req.merchant_id, req.query)),
     getReferral: async (req) => {
       const id = req.params.id ?? '';
       const record = await deps.referrals.findById(req.merchant_id, id);

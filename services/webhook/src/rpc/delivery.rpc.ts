@@ -1,7 +1,6 @@
 /** Thin RPC entry points for the delivery log and redelivery. */
-import { enumList, parsePageRequest } from '@aff/api';
+import { pageRequest } from '@aff/api';
 import { ok, type RpcHandlers } from '@aff/messaging';
-import { DELIVERY_STATES } from '../domain/records';
 import type { DeliveryUseCases } from '../domain/deliveries';
 import { callContext, idParam } from './call-context';
 
@@ -10,9 +9,9 @@ export function deliveryRpc(
 ): Pick<RpcHandlers<'webhook'>, 'listWebhookDeliveries' | 'redeliverWebhookDelivery'> {
   return {
     listWebhookDeliveries: async (req) => {
-      const states = enumList(req.query, 'state', DELIVERY_STATES);
+      const states = req.query.state ?? [];
       return ok(
-        await deliveries.list(callContext(req), idParam(req), states, parsePageRequest(req.query)),
+        await deliveries.list(callContext(req), idParam(req), states, pageRequest(req.query)),
       );
     },
     redeliverWebhookDelivery: async (req) =>

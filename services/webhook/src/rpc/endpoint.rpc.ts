@@ -1,5 +1,5 @@
 /** Thin RPC entry points for `/v1/webhook_endpoints`: parse the request, call the use case, reply. */
-import { parsePageRequest } from '@aff/api';
+import { pageRequest } from '@aff/api';
 import { ok, type RpcHandlers } from '@aff/messaging';
 import type { EndpointUseCases } from '../domain/endpoints';
 import { callContext, idParam } from './call-context';
@@ -17,7 +17,7 @@ export function endpointRpc(
 > {
   return {
     listWebhookEndpoints: async (req) =>
-      ok(await endpoints.list(callContext(req), parsePageRequest(req.query))),
+      ok(await endpoints.list(callContext(req), pageRequest(req.query))),
     createWebhookEndpoint: async (req) => ok(await endpoints.create(callContext(req), req.body)),
     getWebhookEndpoint: async (req) => ok(await endpoints.get(callContext(req), idParam(req))),
     updateWebhookEndpoint: async (req) =>
