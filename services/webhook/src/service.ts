@@ -20,7 +20,6 @@ import { DeliveryAttempts } from './domain/attempts';
 import { DeliveryClaims } from './domain/delivery-claims';
 import { DeliveryUseCases } from './domain/deliveries';
 import { EndpointHealth } from './domain/endpoint-health';
-import { endpointBodySchemas } from './domain/endpoint-rules';
 import { EndpointUseCases } from './domain/endpoints';
 import { FanOut } from './domain/fan-out';
 import { DeliveryDispatcher } from './outbound/dispatcher';
@@ -77,7 +76,7 @@ export function buildWebhook(deps: ServiceDeps<WebhookConfig, WebhookModels>) {
     deliveries,
     attemptLog,
     schedule,
-    endpointBodySchemas(config.WEBHOOK_ALLOW_PRIVATE_TARGETS),
+    config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     directory,
     scaled(config.WEBHOOK_SECRET_OVERLAP_MS),
   );

@@ -22,6 +22,7 @@ export { magicLinkSchema } from './affiliates';
 export { visitAnswerSchema } from './public';
 export { generatePayoutsBodySchema, type GeneratePayoutsBody } from './payouts';
 export { deletedSchema } from './common';
+export { ALL_EVENTS } from './webhooks';
 
 /** Picks the operations out of a module (it also exports helper schemas). */
 type OperationsOf<M> = {

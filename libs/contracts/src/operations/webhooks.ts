@@ -1,10 +1,11 @@
 /**
- * Webhook endpoints and their delivery log. The body schemas here describe the wire format;
- * the webhook service adds rules that depend on its configuration (private target addresses).
+ * Webhook endpoints and their delivery log. The body schemas are checked before the handler
+ * runs; the webhook service adds the one rule that depends on its configuration (IP literals of
+ * private addresses, unless `WEBHOOK_ALLOW_PRIVATE_TARGETS`).
  */
 import { z } from 'zod';
 import { PUBLIC_EVENT_TYPES } from '../events';
-import { optionalBoolean } from '../schemas/fields';
+import { isHttpUrl, optionalBoolean } from '../schemas/fields';
 import { paginatedSchema } from '../views';
 import {
   WEBHOOK_DELIVERY_STATES,
@@ -15,10 +16,46 @@ import { deletedSchema, idParams, multiValueQuery, pageQuery } from './common';
 import { defineOperation } from './operation';
 
 const tag = 'Webhook endpoints';
+/** Subscribes to every event type, including types added to the catalogue later. */
+export const ALL_EVENTS = '*';
+const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set(PUBLIC_EVENT_TYPES);
+
+/**
+ * `events[]=a&events[]=b` (a form list or a JSON array) or `events=a,b`: blanks dropped,
+ * duplicates merged, `*` alone when it is among them; every name must be a public event type.
+ */
 const events = z
-  .array(z.enum(['*', ...PUBLIC_EVENT_TYPES]))
-  .describe('Event types to send (`events[]=a&events[]=b`, or comma-separated); `*` for all');
-const url = z.string().describe('Absolute http(s) URL that receives the signed POSTs');
+  .union([z.string(), z.array(z.string())], { error: 'Events must be a list of event types' })
+  .transform((raw, ctx) => {
+    const items = typeof raw === 'string' ? raw.split(',') : raw;
+    const names = [...new Set(items.map((item) => item.trim()).filter(Boolean))];
+    if (names.length === 0) {
+      ctx.addIssue({ code: 'custom', message: "Events can't be blank", input: raw });
+      return z.NEVER;
+    }
+    const unknown = names.filter((name) => name !== ALL_EVENTS && !KNOWN_EVENT_TYPES.has(name));
+    for (const name of unknown) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `Events contains an unknown event type: ${name}`,
+        input: raw,
+      });
+    }
+    if (unknown.length > 0) return z.NEVER;
+    return names.includes(ALL_EVENTS) ? [ALL_EVENTS] : names;
+  })
+  .describe(
+    'Event types to send (`events[]=a&events[]=b`, or comma-separated); `*` for all: ' +
+      PUBLIC_EVENT_TYPES.join(', '),
+  );
+
+const url = z
+  .string({ error: (issue) => (issue.input == null ? "Url can't be blank" : 'Url is invalid') })
+  .trim()
+  .min(1, { error: "Url can't be blank", abort: true })
+  .max(2048, { error: 'Url is too long (maximum is 2048 characters)', abort: true })
+  .refine(isHttpUrl, { error: 'Url must be an absolute http(s) URL', abort: true })
+  .describe('Absolute http(s) URL that receives the signed POSTs');
 
 export const listWebhookEndpoints = defineOperation({
   name: 'listWebhookEndpoints',
@@ -44,6 +81,7 @@ export const createWebhookEndpoint = defineOperation({
   summary: 'Create a webhook endpoint (answers its signing secret, once)',
   http: { method: 'post', path: '/v1/webhook_endpoints' },
   body: z.object({ url, events: events.optional(), enabled: optionalBoolean('Enabled') }),
+  invalid: 'Could not create webhook endpoint.',
   response: {
     status: 200,
     description: 'The new endpoint, with `secret`',
@@ -77,6 +115,7 @@ export const updateWebhookEndpoint = defineOperation({
     events: events.optional(),
     enabled: optionalBoolean('Enabled'),
   }),
+  invalid: 'Could not update webhook endpoint.',
   response: { status: 200, description: 'The updated endpoint', body: webhookEndpointViewSchema },
   errors: [400, 404, 422],
 });

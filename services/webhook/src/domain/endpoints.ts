@@ -2,10 +2,10 @@
  * Webhook endpoint use cases: create (answers the secret once), read, list, update (enabling
  * again clears an automatic disabling), rotate the secret (answers the new one once), delete.
  */
-import { validate } from '@aff/contracts';
-import type { Paginated } from '@aff/contracts';
+import { OPERATIONS } from '@aff/contracts';
+import type { OperationMap, Paginated, ValidatedBody } from '@aff/contracts';
 import { AppError, errors, paginate, type PageRequest } from '@aff/api';
-import { ALL_EVENTS, type EndpointBodySchemas } from './endpoint-rules';
+import { ALL_EVENTS, targetProblem } from './endpoint-rules';
 import { rotatedSecret } from './secret-rotation';
 import { generateSecret } from './signature';
 import { toEndpointView, type EndpointView } from './views';
@@ -19,8 +19,12 @@ import type {
 } from './ports';
 import type { EndpointRecord } from './records';
 
-const CREATE_FAILED = 'Could not create webhook endpoint.';
-const UPDATE_FAILED = 'Could not update webhook endpoint.';
+const CREATE_FAILED = OPERATIONS.createWebhookEndpoint.invalid;
+const UPDATE_FAILED = OPERATIONS.updateWebhookEndpoint.invalid;
+
+/** The bodies as the contract map checked them before the handler ran. */
+export type CreateEndpointBody = ValidatedBody<OperationMap['createWebhookEndpoint']>;
+export type UpdateEndpointBody = ValidatedBody<OperationMap['updateWebhookEndpoint']>;
 
 export class EndpointUseCases {
   constructor(
@@ -28,15 +32,16 @@ export class EndpointUseCases {
     private readonly deliveries: DeliveryStore,
     private readonly attempts: AttemptLog,
     private readonly schedule: DeliverySchedule,
-    private readonly schemas: EndpointBodySchemas,
+    /** `WEBHOOK_ALLOW_PRIVATE_TARGETS`: IP literals of private addresses accepted (local use). */
+    private readonly allowPrivateTargets: boolean,
     private readonly directory: { changed(merchantId: string): void },
     /** How long a rotated-out secret keeps signing (already scaled). */
     private readonly secretOverlapMs: number,
   ) {}
 
-  async create(ctx: CallContext, body: unknown): Promise<EndpointView> {
-    const input = validate(this.schemas.create, body);
-    if (!input.ok) throw errors.invalid(CREATE_FAILED, input.details);
+  async create(ctx: CallContext, input: CreateEndpointBody): Promise<EndpointView> {
+    const problem = targetProblem(input.url, this.allowPrivateTargets);
+    if (problem) throw errors.invalid(CREATE_FAILED, [problem]);
     const id = ctx.newId('webhook_endpoint');
     // A re-run of a request whose answer was lost (same Idempotency-Key): answer what it made,
     // with its secret as the lost answer had it.
@@ -46,9 +51,9 @@ export class EndpointUseCases {
     const record: EndpointRecord = {
       _id: id,
       merchant_id: ctx.merchantId,
-      url: input.value.url,
-      events: input.value.events ?? [ALL_EVENTS],
-      enabled: input.value.enabled ?? true,
+      url: input.url,
+      events: input.events ?? [ALL_EVENTS],
+      enabled: input.enabled ?? true,
       secret: generateSecret(),
       created_at: now,
       updated_at: now,
@@ -71,15 +76,16 @@ export class EndpointUseCases {
     );
   }
 
-  async update(ctx: CallContext, id: string, body: unknown): Promise<EndpointView> {
+  async update(ctx: CallContext, id: string, input: UpdateEndpointBody): Promise<EndpointView> {
+    const problem =
+      input.url === undefined ? null : targetProblem(input.url, this.allowPrivateTargets);
+    if (problem) throw errors.invalid(UPDATE_FAILED, [problem]);
     const before = await this.getRecord(ctx, id);
-    const input = validate(this.schemas.update, body);
-    if (!input.ok) throw errors.invalid(UPDATE_FAILED, input.details);
     const set: EndpointChanges = { updated_at: new Date() };
-    if (input.value.url !== undefined) set.url = input.value.url;
-    if (input.value.events !== undefined) set.events = input.value.events;
-    if (input.value.enabled !== undefined) set.enabled = input.value.enabled;
-    if (input.value.enabled === true && !before.enabled) {
+    if (input.url !== undefined) set.url = input.url;
+    if (input.events !== undefined) set.events = input.events;
+    if (input.enabled !== undefined) set.enabled = input.enabled;
+    if (input.enabled === true && !before.enabled) {
       // Enabled again: a fresh start, whatever disabled it (health counts from now on).
       Object.assign(set, { disabled_at: null, disabled_reason: null, failing_since: null });
     }
