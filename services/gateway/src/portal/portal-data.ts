@@ -3,18 +3,32 @@
  * Every call is scoped by the session: its merchant, and its affiliate id as the filter, never
  * an id the browser sent. Single records are checked to belong to the session's affiliate.
  */
+import { OPERATIONS } from '@aff/contracts';
 import type {
   AffiliateView,
   CommissionView,
+  OperationMap,
   Paginated,
   PayoutView,
   RpcReply,
   ReferralView,
-  ServiceName,
 } from '@aff/contracts';
 import { AppError } from '@aff/api';
 import type { RpcClient } from '@aff/messaging';
+import type { z } from 'zod';
 import type { PortalSession } from './portal-sessions';
+
+/** The operations of the contract map the portal calls, answered by their owning service. */
+type PortalOperation =
+  | 'getAffiliate'
+  | 'updateAffiliate'
+  | 'listReferrals'
+  | 'listCommissions'
+  | 'getCommission'
+  | 'listPayouts'
+  | 'getPayout';
+/** What a 200 of the operation carries, as its entry's response schema states it. */
+type ReplyOf<K extends PortalOperation> = z.output<OperationMap[K]['response']['body']>;
 
 interface Call {
   params?: Record<string, string>;
@@ -44,19 +58,19 @@ export class PortalData {
   ) {}
 
   async affiliate(): Promise<AffiliateView> {
-    return this.ok('affiliate', 'getAffiliate', { params: { id: this.session.affiliateId } });
+    return this.ok('getAffiliate', { params: { id: this.session.affiliateId } });
   }
 
   async referrals(query: Record<string, unknown>): Promise<Paginated<ReferralView>> {
-    return this.ok('tracking', 'listReferrals', { query: this.scoped(query) });
+    return this.ok('listReferrals', { query: this.scoped(query) });
   }
 
   async commissions(query: Record<string, unknown>): Promise<Paginated<CommissionView>> {
-    return this.ok('commission', 'listCommissions', { query: this.scoped(query) });
+    return this.ok('listCommissions', { query: this.scoped(query) });
   }
 
   async payouts(query: Record<string, unknown>): Promise<Paginated<PayoutView>> {
-    return this.ok('payout', 'listPayouts', { query: this.scoped(query) });
+    return this.ok('listPayouts', { query: this.scoped(query) });
   }
 
   /** Every page of a list (up to a cap), for totals; `complete` says whether the cap was hit. */
@@ -75,19 +89,17 @@ export class PortalData {
 
   /** A payout of this affiliate, or null (another affiliate's id looks like an unknown one). */
   async payout(id: string): Promise<PayoutView | null> {
-    const payout = await this.maybe<PayoutView>('payout', 'getPayout', { params: { id } });
+    const payout = await this.maybe('getPayout', { params: { id } });
     return payout?.affiliate?.id === this.session.affiliateId ? payout : null;
   }
 
   async commission(id: string): Promise<CommissionView | null> {
-    const commission = await this.maybe<CommissionView>('commission', 'getCommission', {
-      params: { id },
-    });
+    const commission = await this.maybe('getCommission', { params: { id } });
     return commission?.sale?.affiliate.id === this.session.affiliateId ? commission : null;
   }
 
   async updateSettings(body: Record<string, string>): Promise<AffiliateView> {
-    return this.ok('affiliate', 'updateAffiliate', {
+    return this.ok('updateAffiliate', {
       params: { id: this.session.affiliateId },
       body,
     });
@@ -98,19 +110,23 @@ export class PortalData {
     return { ...query, affiliate_id: this.session.affiliateId };
   }
 
-  private async maybe<T>(service: ServiceName, operation: string, call: Call): Promise<T | null> {
-    const reply = await this.send(service, operation, call);
+  private async maybe<K extends PortalOperation>(
+    operation: K,
+    call: Call,
+  ): Promise<ReplyOf<K> | null> {
+    const reply = await this.send(operation, call);
     if (reply.status === 404 || reply.status === 400) return null;
-    return this.unwrap<T>(reply);
+    return this.unwrap<ReplyOf<K>>(reply);
   }
 
-  private async ok<T>(service: ServiceName, operation: string, call: Call): Promise<T> {
-    return this.unwrap<T>(await this.send(service, operation, call));
+  private async ok<K extends PortalOperation>(operation: K, call: Call): Promise<ReplyOf<K>> {
+    return this.unwrap<ReplyOf<K>>(await this.send(operation, call));
   }
 
-  private send(service: ServiceName, operation: string, call: Call): Promise<RpcReply> {
+  /** To the operation's owner, as the gateway forwards a REST call (same envelope and checks). */
+  private send(operation: PortalOperation, call: Call): Promise<RpcReply> {
     return this.rpc.call(
-      service,
+      OPERATIONS[operation].owner,
       operation,
       {
         merchant_id: this.session.merchantId,
@@ -124,6 +140,7 @@ export class PortalData {
     );
   }
 
+  /** A 200's body is what the service answered for the entry (its handler is typed by it). */
   private unwrap<T>(reply: RpcReply): T {
     if (reply.status === 200) return reply.body as T;
     const body = (reply.body ?? {}) as { error?: string; details?: string[] };
