@@ -245,6 +245,44 @@ describe('claims on a delivery slot', () => {
     expect(await deliveries.requeue(randomUUID(), d._id, new Date())).toBeNull();
   });
 
+  it('that finish together share one write, and each learns whether its outcome applied', async () => {
+    const claimed = [];
+    for (let i = 0; i < 4; i++) {
+      const d = await pendingDelivery();
+      claimed.push((await claims.claim(dueOf(d), new Date(), 10_000))!);
+    }
+    // The last one is overtaken by a redeliver before it answers.
+    const overtaken = claimed[3]!;
+    await deliveries.requeue(merchant, overtaken.delivery._id, new Date());
+    const delivered = {
+      state: 'delivered' as const,
+      next_attempt_at: null,
+      first_attempt_at: new Date(),
+    };
+    const ok = { ...result, response_status: 200 };
+    // Started in one turn of the event loop, so their outcomes go in one bulk write.
+    const applied = await Promise.all(claimed.map((c) => claims.finish(c, ok, delivered)));
+    expect(applied).toEqual([true, true, true, false]);
+    for (const c of claimed.slice(0, 3)) {
+      expect(await stored(c.delivery._id)).toMatchObject({ state: 'delivered', lease_token: null });
+    }
+    expect(await stored(overtaken.delivery._id)).toMatchObject({
+      state: 'pending',
+      first_attempt_at: null,
+    });
+    // All alike when every one holds its slot.
+    const fresh = [];
+    for (let i = 0; i < 3; i++) {
+      const d = await pendingDelivery();
+      fresh.push((await claims.claim(dueOf(d), new Date(), 10_000))!);
+    }
+    expect(await Promise.all(fresh.map((c) => claims.finish(c, ok, delivered)))).toEqual([
+      true,
+      true,
+      true,
+    ]);
+  });
+
   it('keep the schedule: the next slot while pending, nothing once delivered', async () => {
     const d = await pendingDelivery();
     const first = (await claims.claim(dueOf(d), new Date(), 10_000))!;

@@ -2,7 +2,8 @@
  * Deliveries (one event for one endpoint) over MongoDB: the domain's `DeliveryStore`. Claims on
  * a slot are decided in domain/delivery-claims.ts.
  */
-import type { FilterQuery, Model } from 'mongoose';
+import type { AnyBulkWriteOperation, FilterQuery, Model } from 'mongoose';
+import { Batcher } from '@aff/messaging';
 import { TenantRepository, isDuplicateKeyError } from '@aff/mongo';
 import type { DeliveryStore, Page } from '../domain/ports';
 import type { DeliveryRecord, DeliveryState, Lease } from '../domain/records';
@@ -16,8 +17,24 @@ const NO_LEASE = {
   lease_started_at: null,
 };
 
+/** One attempt's outcome, to be applied while its claim (`token`) still holds `slot`. */
+interface OutcomeWrite {
+  id: string;
+  slot: Date;
+  token: string;
+  outcome: AttemptOutcome;
+}
+
 export class DeliveryRepository implements DeliveryStore {
   readonly tenant: TenantRepository<DeliveryDoc>;
+  /**
+   * Outcomes of attempts finishing together share one unordered `bulkWrite`: during a drain
+   * this was the one single-document write left per delivery.
+   */
+  private readonly outcomes = new Batcher<OutcomeWrite, boolean>({
+    maxItems: 500,
+    flush: (writes) => this.applyOutcomes(writes),
+  });
 
   constructor(private readonly model: Model<DeliveryDoc>) {
     this.tenant = new TenantRepository(model);
@@ -95,19 +112,34 @@ export class DeliveryRepository implements DeliveryStore {
    * Applies an attempt's outcome if its claim still holds the slot (a redeliver or a takeover may
    * have replaced it), and lets the slot go.
    */
-  async applyOutcome(
-    id: string,
-    slot: Date,
-    token: string,
-    outcome: AttemptOutcome,
-  ): Promise<boolean> {
-    const result = await this.model
-      .updateOne(
-        { _id: id, state: 'pending', next_attempt_at: slot, lease_token: token },
-        { $set: { ...outcome, ...NO_LEASE, updated_at: new Date() } },
+  applyOutcome(id: string, slot: Date, token: string, outcome: AttemptOutcome): Promise<boolean> {
+    return this.outcomes.push({ id, slot, token, outcome });
+  }
+
+  /**
+   * A bulk write tells only how many of its updates matched. When all did (the usual case) each
+   * applied; otherwise the delivery's `outcome_token`, written by the update, tells which did.
+   */
+  private async applyOutcomes(writes: OutcomeWrite[]): Promise<boolean[]> {
+    const updatedAt = new Date();
+    const ops = writes.map(({ id, slot, token, outcome }): AnyBulkWriteOperation<DeliveryDoc> => ({
+      updateOne: {
+        filter: { _id: id, state: 'pending', next_attempt_at: slot, lease_token: token },
+        update: {
+          $set: { ...outcome, ...NO_LEASE, outcome_token: token, updated_at: updatedAt },
+        },
+      },
+    }));
+    const result = await this.model.collection.bulkWrite(ops as never, { ordered: false });
+    if (result.matchedCount === writes.length) return writes.map(() => true);
+    const written = await this.model.collection
+      .find<Pick<DeliveryDoc, '_id' | 'outcome_token'>>(
+        { _id: { $in: writes.map((w) => w.id) } } as never,
+        { projection: { outcome_token: 1 } },
       )
-      .exec();
-    return result.matchedCount > 0;
+      .toArray();
+    const tokenOf = new Map(written.map((d) => [d._id, d.outcome_token]));
+    return writes.map((w) => tokenOf.get(w.id) === w.token);
   }
 
   /** Due again at once with a fresh 3-day window; an attempt in flight no longer decides. */

@@ -5,6 +5,11 @@ import type { DeliveryRecord } from '../domain/records';
 /** A delivery as stored; its outbox stays empty (deliveries announce nothing). */
 export interface DeliveryDoc extends DeliveryRecord {
   pending_events: StoredPendingEvent[];
+  /**
+   * The claim whose attempt's outcome was applied last. Outcomes are applied in bulk writes,
+   * which report only how many matched; this tells which did.
+   */
+  outcome_token?: string | null;
 }
 
 const schema = new Schema<DeliveryDoc>(
@@ -24,6 +29,7 @@ const schema = new Schema<DeliveryDoc>(
     lease_token: { type: String, default: null },
     lease_request_id: { type: String, default: null },
     lease_started_at: { type: Date, default: null },
+    outcome_token: { type: String, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     pending_events: { type: Schema.Types.Mixed, default: () => [] },
