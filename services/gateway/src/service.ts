@@ -104,8 +104,11 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
       log,
     },
   });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(config.PORT, config.HOST, () => resolve(s));
+  // Express 5 calls back on a failed bind too, with the error (EADDRINUSE when the port is taken).
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(config.PORT, config.HOST, (error?: Error) =>
+      error ? reject(error) : resolve(s),
+    );
   });
   // Idle keep-alive connections outlive those of the clients and load balancers in front (they
   // close first, typically at 60 s or less), so a request never meets a socket we just closed.

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { freePort } from './free-port';
+import { listensOn } from './port-owner';
 import { spawnManaged, type ManagedProcess } from './managed-process';
 import { findRepoRoot } from './repo-root';
 import type { Infra } from './types';
@@ -80,7 +81,23 @@ const STABLE_AFTER_MS = 30_000;
 /** Services stop themselves within SHUTDOWN_TIMEOUT_MS (3 s); past this they are killed. */
 const STOP_TIMEOUT_MS = 4_000;
 
+/**
+ * Starts every process. The gateway's port is chosen free and then bound by the gateway; when
+ * another process took it in between (tests start systems side by side), the whole system is
+ * started again on a new one, as every service was told the gateway's URL.
+ */
 export async function startSystem(opts: StartSystemOptions): Promise<RunningSystem> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startSystemOnce(opts);
+    } catch (error) {
+      const portTaken = /EADDRINUSE/.test(String((error as Error).message));
+      if (!portTaken || opts.gatewayPort || attempt >= 3) throw error;
+    }
+  }
+}
+
+async function startSystemOnce(opts: StartSystemOptions): Promise<RunningSystem> {
   const root = findRepoRoot();
   const gatewayPort = opts.gatewayPort || (await freePort());
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
@@ -282,7 +299,12 @@ async function waitUntilReady(
     const ready = await fetch(url)
       .then((res) => res.ok)
       .catch(() => false);
-    if (ready) return;
+    // Only our child's answer counts: another process may have taken the port first.
+    if (
+      ready &&
+      (child.pid === undefined || listensOn(child.pid, Number(new URL(url).port)) !== false)
+    )
+      return;
     await delay(150);
   }
   await child.stop('SIGKILL');
