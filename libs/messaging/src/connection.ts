@@ -10,6 +10,9 @@ export async function connectNats(url: string, name: string, log: Logger): Promi
     name,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
+    // Otherwise every request (each JetStream publish) builds an Error up front for a stack it
+    // would show on failure: about 2% of a consumer's CPU in a drain. Failures still say what.
+    noAsyncTraces: true,
   });
   void (async () => {
     for await (const status of nc.status()) {

@@ -3,6 +3,12 @@ import mongoose, { type Connection, type Schema } from 'mongoose';
 import { DuplicateError } from '@aff/api';
 import { collectCommandStats, commandStatsEnabled } from './command-stats';
 
+/**
+ * Mongoose otherwise formats a stack trace on every query it runs (to append where a failed query
+ * was issued): measured at 3% of a consumer's CPU in a drain. Driver errors keep their own stack.
+ */
+mongoose.set('skipOriginalStackTraces', true);
+
 export async function connectMongo(url: string, dbName: string): Promise<Connection> {
   const connection = mongoose.createConnection(url, {
     dbName,
