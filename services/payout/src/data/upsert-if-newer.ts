@@ -1,8 +1,8 @@
 /**
  * Writes a read-model record from an event unless the stored copy is newer: events of one
  * record can arrive late, twice or out of order, and replaying any of them must change nothing.
- * FerretDB does not isolate the filter from the write, so two writers of one record must not
- * run at once: each read model has one consumer, handling one event at a time.
+ * One conditional upsert does it (a round trip per event, as the read models apply every
+ * commission, affiliate and campaign event they see).
  */
 import type { Model } from 'mongoose';
 import { isDuplicateKeyError } from '@aff/mongo';
@@ -24,18 +24,18 @@ export async function upsertIfNewer<T extends Versioned>(
 ): Promise<boolean> {
   const { _id, merchant_id, updated_at, ...fields } = record;
   const filter = { _id, merchant_id, updated_at: { $lte: updated_at } };
-  const update = { $set: { ...fields, updated_at } };
-  // Two attempts: a concurrent insert of the same record makes the first insert collide, and
-  // the update must then be tried against the copy that won.
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const result = await model.updateOne(filter as never, update as never).exec();
-    if (result.matchedCount > 0) return true;
-    try {
-      await model.create({ ...onInsert, ...record } as never);
-      return true;
-    } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
-    }
+  const set = { $set: { ...fields, updated_at } };
+  const update = Object.keys(onInsert).length > 0 ? { ...set, $setOnInsert: onInsert } : set;
+  try {
+    // No stored copy at or before this version: the upsert inserts one, and its `_id` collides
+    // when a newer copy is stored.
+    const result = await model.updateOne(filter as never, update as never, { upsert: true }).exec();
+    return result.matchedCount > 0 || result.upsertedCount > 0;
+  } catch (error) {
+    if (!isDuplicateKeyError(error)) throw error;
   }
-  return false;
+  // The collision may also be a concurrent first insert of this record (MongoDB retries such an
+  // upsert itself, not every server does): the copy that won is updated if it is older.
+  const result = await model.updateOne(filter as never, set as never).exec();
+  return result.matchedCount > 0;
 }
