@@ -2,7 +2,8 @@
  * A process that dies between a fact's write and its increment, over a real MongoDB-protocol
  * server: the redelivered event finds the fact written (no difference to add) and must leave
  * the dead writer's mark in place, so the repair sweep recounts the missed increment. (Found by
- * the chaos test: affiliates whose stats showed a paid commission but a total of 0.)
+ * the chaos test: affiliates whose stats showed a paid commission but a total of 0.) Also: a
+ * record's created event, which inserts its fact without reading, still counts exactly once.
  */
 import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
@@ -137,4 +138,61 @@ it('still unmarks at once when no earlier writer left a mark', async () => {
   }
   expect((await facts.referrals.findById(referralId).lean())?.pending_since ?? null).toBeNull();
   expect((await affiliate()).leads).toBe(1);
+});
+
+describe('a created event, written without reading first', () => {
+  const otherAffiliate = randomUUID();
+  // A merchant of its own: the affiliates' unique keys are per merchant.
+  const otherMerchant = `m_${randomUUID()}`;
+  const statsOf = async () =>
+    (
+      (await affiliates.collection.findOne({ _id: otherAffiliate } as never)) as {
+        commission_stats?: { currencies: Record<string, { total: { cents: number } }> };
+      } | null
+    )?.commission_stats?.currencies.EUR?.total.cents ?? 0;
+  const commission = (id: string, amount: number, updatedAt: string) =>
+    ({
+      id,
+      currency: 'EUR',
+      amount,
+      state: 'pending',
+      updated_at: updatedAt,
+      sale: { affiliate: { id: otherAffiliate } },
+    }) as unknown as CommissionView;
+
+  beforeAll(async () => {
+    await affiliates.collection.insertOne({
+      _id: otherAffiliate,
+      merchant_id: otherMerchant,
+    } as never);
+  });
+
+  it('counts each new commission once, also when many arrive together or one comes twice', async () => {
+    const at = new Date(clock).toISOString();
+    const ids = Array.from({ length: 40 }, () => randomUUID());
+    await Promise.all(
+      ids.map((id) => counters.onCommission(otherMerchant, commission(id, 100, at), true)),
+    );
+    expect(await statsOf()).toBe(4000);
+    // Redelivered created events find their facts and add nothing.
+    await Promise.all(
+      ids
+        .slice(0, 10)
+        .map((id) => counters.onCommission(otherMerchant, commission(id, 100, at), true)),
+    );
+    expect(await statsOf()).toBe(4000);
+    await expect(facts.commissions.countDocuments({ _id: { $in: ids } })).resolves.toBe(40);
+  });
+
+  it('is ignored when a later version of the commission was applied first', async () => {
+    const id = randomUUID();
+    const before = await statsOf();
+    await counters.onCommission(otherMerchant, commission(id, 50, '2026-11-24T10:00:01.000Z'));
+    await counters.onCommission(
+      otherMerchant,
+      commission(id, 100, '2026-11-24T10:00:00.000Z'),
+      true,
+    );
+    expect((await statsOf()) - before).toBe(50);
+  });
 });

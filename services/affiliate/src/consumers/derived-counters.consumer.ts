@@ -36,11 +36,12 @@ export function referralCountersConsumer(counters: DerivedCounters) {
 export function moneyCountersConsumer(counters: DerivedCounters) {
   const onCommission: EventHandler<
     'commission.created' | 'commission.updated' | 'commission.paid' | 'commission.voided'
-  > = (data, { event }) => counters.onCommission(event.merchant_id, data);
+  > = (data, { event }) =>
+    counters.onCommission(event.merchant_id, data, event.type === 'commission.created');
   const onSale: EventHandler<'sale.created' | 'sale.updated' | 'sale.refunded'> = (
     data,
     { event },
-  ) => counters.onSale(event.merchant_id, data);
+  ) => counters.onSale(event.merchant_id, data, event.type === 'sale.created');
   return eventHandlers(
     {
       'commission.created': onCommission,

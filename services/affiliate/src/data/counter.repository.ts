@@ -5,7 +5,8 @@
  */
 import type { Model } from 'mongoose';
 import type { CommissionStats } from '@aff/contracts';
-import { BulkUpdates, isDuplicateKeyError } from '@aff/mongo';
+import { Batcher } from '@aff/messaging';
+import { BulkUpdates, insertManyUnordered, isDuplicateKeyError } from '@aff/mongo';
 import type {
   CounterChanges,
   CounterStore,
@@ -22,6 +23,8 @@ import type { LinkDocument } from './link.schema';
 
 export class CounterRepository implements CounterStore {
   private readonly bulk = new BulkUpdates();
+  /** New commission and sale facts arriving together share one unordered `insertMany`. */
+  private readonly newFacts = new Map<VersionedFactKind, Batcher<Record<string, unknown>, void>>();
 
   constructor(
     private readonly facts: FactModels,
@@ -156,13 +159,27 @@ export class CounterRepository implements CounterStore {
       );
       return result.matchedCount === 1;
     }
-    return model.collection.insertOne({ _id: id, merchant_id: merchantId, ...next } as never).then(
-      () => true,
-      (error: unknown) => {
-        if (isDuplicateKeyError(error)) return false;
-        throw error;
-      },
-    );
+    return this.newFactsOf(kind)
+      .push({ _id: id, merchant_id: merchantId, ...next })
+      .then(
+        () => true,
+        (error: unknown) => {
+          if (isDuplicateKeyError(error)) return false;
+          throw error;
+        },
+      );
+  }
+
+  private newFactsOf(kind: VersionedFactKind): Batcher<Record<string, unknown>, void> {
+    let batcher = this.newFacts.get(kind);
+    if (!batcher) {
+      const model = this.versioned(kind) as unknown as Model<Record<string, unknown>>;
+      batcher = new Batcher<Record<string, unknown>, void>({
+        flush: (docs) => insertManyUnordered(model, docs),
+      });
+      this.newFacts.set(kind, batcher);
+    }
+    return batcher;
   }
 
   async addStats(merchantId: string, affiliateId: string, changes: StatDelta): Promise<void> {

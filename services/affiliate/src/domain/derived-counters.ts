@@ -60,7 +60,8 @@ export class DerivedCounters {
     await this.store.unmark('referrals', referral.id, marker);
   }
 
-  async onCommission(merchantId: string, commission: CommissionView): Promise<void> {
+  /** `first`: the record's created event, whose fact most likely does not exist yet. */
+  async onCommission(merchantId: string, commission: CommissionView, first = false): Promise<void> {
     const affiliateId = commission.sale?.affiliate.id;
     if (!affiliateId) return;
     const after = {
@@ -76,10 +77,11 @@ export class DerivedCounters {
       commission.updated_at,
       after,
       (before) => commissionDelta(before as typeof after | null, after),
+      first,
     );
   }
 
-  async onSale(merchantId: string, sale: SaleView): Promise<void> {
+  async onSale(merchantId: string, sale: SaleView, first = false): Promise<void> {
     const after = {
       currency: sale.currency,
       gross_cents: sale.charge_amount_cents,
@@ -93,6 +95,7 @@ export class DerivedCounters {
       sale.updated_at,
       after,
       (before) => saleDelta(before as typeof after | null, after),
+      first,
     );
   }
 
@@ -140,6 +143,9 @@ export class DerivedCounters {
    * affiliate's statistics. An older or repeated version changes nothing. The write is an
    * insert (a new fact) or an update conditional on the version read, retried when another
    * writer got in between, so the difference is always taken against what was replaced.
+   * A record's first event tries the insert without reading (an insert that succeeds proves
+   * there was nothing before it), saving a round trip per new sale and commission; when the
+   * fact exists after all, the duplicate key sends it down the read-and-compare path.
    */
   private async applyNewest(
     kind: VersionedFactKind,
@@ -149,10 +155,12 @@ export class DerivedCounters {
     updatedAt: string,
     fields: Record<string, unknown>,
     deltaFrom: (before: VersionedFact | null) => StatDelta,
+    first: boolean,
   ): Promise<void> {
     const marker = this.now();
     for (let attempt = 0; ; attempt++) {
-      const before = await this.store.findVersionedFact(kind, merchantId, id);
+      const before =
+        first && attempt === 0 ? null : await this.store.findVersionedFact(kind, merchantId, id);
       // Strictly older only: an equal version is a repeat (its difference is zero) or a
       // same-millisecond change, which arrival order decides.
       if (before?.updated_at && before.updated_at > updatedAt) return;
