@@ -65,7 +65,7 @@ export class ReadModels {
     await this.applyCampaign(merchantId, data.campaign, log, 'seed');
     await this.applyAffiliate(merchantId, data.sale.affiliate, log, 'seed');
     const campaign = campaignViewSchema.safeParse(data.campaign);
-    await this.commissions.save({
+    const applied = await this.commissions.save({
       _id: data.id,
       merchant_id: merchantId,
       affiliate_id: data.sale.affiliate.id,
@@ -81,7 +81,10 @@ export class ReadModels {
       updated_at: date(data.updated_at),
     });
     // A change to a commission of an unpaid payout (reduced or voided by a refund) changes the
-    // payout's amount, and maybe its state.
+    // payout's amount, and maybe its state. A stale event changed nothing, and a created event
+    // carries the first version, which any payout claiming the commission was built from: the
+    // claim look-up is skipped for both (a round trip per new commission).
+    if (!applied || event.type === 'commission.created') return;
     const claim = await this.claims.current(merchantId, data.id);
     if (claim) await this.refresher.refresh(merchantId, claim.payout_id, context);
   }
