@@ -25,6 +25,8 @@ import type { z } from 'zod';
 export interface Component<W> {
   service: RunningService<W>;
   natsUrl: string;
+  /** The component's own database on the shared server (to stage what a crash leaves). */
+  mongoDb: string;
   /** A client connection to the component's NATS server (publish, request, read streams). */
   nc: NatsConnection;
   stop(): Promise<void>;
@@ -59,6 +61,7 @@ export async function startComponent<
   return {
     service,
     natsUrl: nats.natsUrl,
+    mongoDb: config.MONGO_DB,
     nc,
     async stop() {
       await nc.close();

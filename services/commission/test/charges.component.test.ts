@@ -18,6 +18,7 @@ import {
   type ReferralView,
 } from '@aff/contracts';
 import { RpcClient } from '@aff/messaging';
+import { connectMongo } from '@aff/mongo';
 import { commissionService } from '../src/service';
 import { startComponent, type Component } from '../../../test/support/component';
 import { awaitEvents, eventsOf, publishHandled } from '../../../test/support/component-events';
@@ -149,6 +150,39 @@ it('has no second effect when the same charge is attributed again', async () => 
   );
   expect(list.status).toBe(200);
   expect((list.body as { data: unknown[] }).data).toHaveLength(1);
+});
+
+it('writes what a run that died halfway left unwritten: the commission, or the sale', async () => {
+  const mongo = await connectMongo(process.env.MONGO_URL!, component.mongoDb);
+  try {
+    const sales = mongo.collection('sales');
+    const stored = mongo.collection('commissions');
+    const rerun = async (s: ReturnType<typeof scenario>, charge: ProcessorCharge) => {
+      await publishHandled(component.nc, tracking, CHARGES_DURABLE, [s.attributed(charge)]);
+    };
+
+    // Only the sale was written: the re-run decides the commission.
+    const a = scenario();
+    const chargeA = a.charge();
+    await rerun(a, chargeA);
+    await awaitEvents(component.natsUrl, commissions, 'commission.created', a.merchantId);
+    await stored.deleteMany({ merchant_id: a.merchantId });
+    await rerun(a, chargeA);
+    expect(await stored.countDocuments({ merchant_id: a.merchantId })).toBe(1);
+    expect(await sales.countDocuments({ merchant_id: a.merchantId })).toBe(1);
+
+    // Only the commission was written: the re-run writes the sale and no second commission.
+    const b = scenario();
+    const chargeB = b.charge();
+    await rerun(b, chargeB);
+    await awaitEvents(component.natsUrl, commissions, 'commission.created', b.merchantId);
+    await sales.deleteMany({ merchant_id: b.merchantId });
+    await rerun(b, chargeB);
+    expect(await sales.countDocuments({ merchant_id: b.merchantId })).toBe(1);
+    expect(await stored.countDocuments({ merchant_id: b.merchantId })).toBe(1);
+  } finally {
+    await mongo.close();
+  }
 });
 
 it('reduces the commission on a partial refund and voids it on a full one, each once', async () => {

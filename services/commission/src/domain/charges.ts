@@ -44,17 +44,25 @@ export class ChargeUseCases {
   ) {}
 
   /**
-   * The sale and its commission. Both ids are known up front (the sale's from the charge, the
-   * commission is unique per sale), so the two reads run together, and so do the two inserts of
-   * a first delivery: three round trips in a row instead of six.
+   * The sale and its commission. A charge is almost always new, so the sale is inserted without
+   * reading first (its id follows from the charge): when that insert succeeds, nothing was
+   * stored before it and the commission is decided on the spot (two writes, no reads). When the
+   * sale exists (a repeat, or a re-run after a crash), both are read, together, and whichever is
+   * missing is written.
    */
   async onAttributed(ctx: CallContext, input: ChargeAttributed): Promise<void> {
-    const saleId = saleIdOf(ctx.merchantId, input.charge.id);
+    const fresh = this.newSale(ctx, input);
+    if (await this.insertSale(ctx, fresh)) {
+      await this.decideCommission(ctx, input, fresh);
+      await this.sales.commissionDecided(ctx.merchantId, fresh._id);
+      return;
+    }
+    const saleId = fresh._id;
     const [stored, commission] = await Promise.all([
       this.sales.findById(ctx.merchantId, saleId),
       this.commissions.findBySale(ctx.merchantId, saleId),
     ]);
-    const sale = stored ?? this.newSale(ctx, input);
+    const sale = stored ?? fresh;
     // Each on its own: a retry after a run that wrote only one of them writes the other.
     await Promise.all([
       stored ? undefined : this.insertSale(ctx, sale),
@@ -223,16 +231,21 @@ export class ChargeUseCases {
     };
   }
 
-  /** A concurrent run that wrote the same sale first is fine: the sale is the same. */
-  private async insertSale(ctx: CallContext, sale: SaleRecord): Promise<void> {
+  /**
+   * False when the sale was there already: a concurrent or earlier run that wrote the same sale
+   * first is fine, the sale is the same.
+   */
+  private async insertSale(ctx: CallContext, sale: SaleRecord): Promise<boolean> {
     const event = withId(
       buildEvent('sale.created', ctx.merchantId, toSaleView(sale)),
       `${sale._id}:sale.created`,
     );
     try {
       await this.sales.insert(sale, [event], ctx.events);
+      return true;
     } catch (error) {
       if (!(error instanceof DuplicateError)) throw error;
+      return false;
     }
   }
 }
