@@ -1,5 +1,6 @@
 /** Records to the JSON the REST API returns (and events carry). Pure functions. */
 import type { AffiliateView, CampaignView, CommissionStats, LinkView } from '@aff/contracts';
+import { campaignSettingsOf } from './campaign-rules';
 import type { AffiliateRecord, CampaignRecord, LinkRecord } from './records';
 
 const iso = (date: Date | null): string | null => (date ? new Date(date).toISOString() : null);
@@ -8,17 +9,7 @@ const isoRequired = (date: Date): string => new Date(date).toISOString();
 export function toCampaignView(record: CampaignRecord): CampaignView {
   return {
     id: record._id,
-    name: record.name,
-    url: record.url,
-    reward_type: record.reward_type,
-    commission_percent: record.commission_percent,
-    commission_amount_cents: record.commission_amount_cents,
-    commission_amount_currency: record.commission_amount_currency,
-    minimum_payout_cents: record.minimum_payout_cents,
-    days_until_commissions_are_due: record.days_until_commissions_are_due,
-    days_before_referrals_expire: record.days_before_referrals_expire,
-    max_commission_period_months: record.max_commission_period_months,
-    max_commissions: record.max_commissions,
+    ...campaignSettingsOf(record),
     default: record.is_default,
     created_at: isoRequired(record.created_at),
     updated_at: isoRequired(record.updated_at),
