@@ -75,12 +75,6 @@ export async function startComponent<
 }
 
 /** A NATS server of our own (MongoDB and Redis stay the shared ones). */
-async function privateNats() {
-  const shared = process.env.NATS_URL;
-  delete process.env.NATS_URL;
-  try {
-    return await startInfra({ containers: false, log: () => undefined });
-  } finally {
-    process.env.NATS_URL = shared;
-  }
+function privateNats() {
+  return startInfra({ containers: false, ownNats: true, log: () => undefined });
 }

@@ -20,14 +20,7 @@ export async function startIsolatedSystem(
     replicas?: Parameters<typeof startSystem>[0]['replicas'];
   } = {},
 ): Promise<IsolatedSystem> {
-  const sharedNats = process.env.NATS_URL;
-  delete process.env.NATS_URL;
-  let nats: Infra;
-  try {
-    nats = await startInfra({ containers: false });
-  } finally {
-    process.env.NATS_URL = sharedNats;
-  }
+  const nats = await startInfra({ containers: false, ownNats: true });
   const infra = {
     mongoUrl: process.env.MONGO_URL!,
     redisUrl: opts.redisUrl ?? process.env.REDIS_URL!,

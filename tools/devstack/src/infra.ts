@@ -16,8 +16,13 @@ const NAMES: ServerName[] = ['mongo', 'nats', 'redis'];
 
 type Source = 'env' | 'container' | 'local';
 
-async function chooseSource(name: ServerName, containers: boolean): Promise<Source> {
-  if (process.env[ENV_URLS[name]]) return 'env';
+async function chooseSource(
+  name: ServerName,
+  opts: Pick<StartInfraOptions, 'containers' | 'ownNats'>,
+): Promise<Source> {
+  const containers = opts.containers ?? true;
+  const shared = !(name === 'nats' && opts.ownNats);
+  if (shared && process.env[ENV_URLS[name]]) return 'env';
   return containers && (await dockerAvailable()) ? 'container' : 'local';
 }
 
@@ -36,9 +41,7 @@ function fromEnv(name: ServerName): StartedServer {
  */
 export async function startInfra(opts: StartInfraOptions = {}): Promise<Infra> {
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const sources = await Promise.all(
-    NAMES.map((name) => chooseSource(name, opts.containers ?? true)),
-  );
+  const sources = await Promise.all(NAMES.map((name) => chooseSource(name, opts)));
   const localNames = NAMES.filter((_, i) => sources[i] === 'local');
   if (localNames.some((name) => !localCommand(name))) installInfra();
 

@@ -18,6 +18,13 @@ export interface StartInfraOptions {
    * its data dir, like `npm start` and the bench). Ignored for mongod, containers and MONGO_URL.
    */
   mongoBackend?: 'memory' | 'h2';
+  /**
+   * Start a NATS server of its own even when NATS_URL is set: for a second system (or one
+   * service) beside the shared one. On the shared NATS its services would join the shared
+   * system's RPC queue groups and durable consumers, and answer that system's requests from
+   * their own databases.
+   */
+  ownNats?: boolean;
 }
 
 export type ServerName = 'mongo' | 'nats' | 'redis';

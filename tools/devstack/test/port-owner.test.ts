@@ -4,7 +4,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { freePort, startSystem } from '../src';
+import { freePort, startInfra, startSystem } from '../src';
 import { listensOn } from '../src/port-owner';
 
 function listen(server: http.Server): Promise<number> {
@@ -33,20 +33,20 @@ describe('startSystem on a gateway port another process took', () => {
     // An impostor that answers every readiness probe, as another system's gateway would.
     const impostor = http.createServer((_req, res) => res.writeHead(200).end('{"ready":true}'));
     const port = await listen(impostor);
+    // A NATS of its own: on the shared one, this system's services would answer the shared
+    // system's requests (from their own databases) until the gateway failed.
+    const infra = await startInfra({ containers: false, ownNats: true, log: () => undefined });
     try {
       await expect(
         startSystem({
-          infra: {
-            mongoUrl: process.env.MONGO_URL!,
-            natsUrl: process.env.NATS_URL!,
-            redisUrl: process.env.REDIS_URL!,
-          },
+          infra,
           gatewayPort: port,
           databasePrefix: `portclash${Date.now().toString(36)}_`,
         }),
       ).rejects.toThrow(/gateway did not become ready \(it exited\)[\s\S]*EADDRINUSE/);
     } finally {
       impostor.close();
+      await infra.stop();
     }
   }, 120_000);
 });
