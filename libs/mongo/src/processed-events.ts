@@ -16,7 +16,14 @@ export class ProcessedEvents {
   /** Records of concurrent handlers share one unordered insert. */
   private readonly records: Batcher<ProcessedEventDoc>;
 
-  constructor(connection: Connection) {
+  /**
+   * `onRecordFailed`: told when a record could not be written after its event was applied (the
+   * event is acknowledged by then; see `once`).
+   */
+  constructor(
+    connection: Connection,
+    private readonly onRecordFailed: (error: unknown) => void = () => undefined,
+  ) {
     const schema = new Schema<ProcessedEventDoc>(
       { _id: { type: String, required: true }, processed_at: { type: Date, required: true } },
       { versionKey: false },
@@ -51,11 +58,20 @@ export class ProcessedEvents {
     }
   }
 
-  /** Runs `apply` unless already recorded. `apply` must itself tolerate a rerun after a crash. */
+  /**
+   * Runs `apply` unless already recorded; `apply` must itself tolerate a rerun.
+   *
+   * The record is written after `apply` but not awaited: the caller acknowledges the event as
+   * soon as its effect is written, and a partition's next event does not wait a round trip for
+   * a record no later event needs. Records of concurrent handlers share one insert. A crash in
+   * between loses only the record of an event already applied and acknowledged; if the same
+   * event ever came again, `apply` would run again, and tolerates that. A record written before
+   * `apply` (or beside it) could instead outlive an `apply` that never finished: a lost event.
+   */
   async once(consumer: string, eventId: string, apply: () => Promise<void>): Promise<boolean> {
     if (await this.has(consumer, eventId)) return false;
     await apply();
-    await this.record(consumer, eventId);
+    this.record(consumer, eventId).catch(this.onRecordFailed);
     return true;
   }
 }

@@ -48,7 +48,9 @@ export function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingModels>)
     referrals,
     catalog,
     writer,
-    new ProcessedEvents(mongo),
+    new ProcessedEvents(mongo, (error) =>
+      log.warn({ err: (error as Error).message }, 'processor event applied but not recorded'),
+    ),
     config.PROCESSOR_PLATFORM_NAME,
   );
 
