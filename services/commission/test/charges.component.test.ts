@@ -17,7 +17,7 @@ import {
   type ProcessorCharge,
   type ReferralView,
 } from '@aff/contracts';
-import { RpcClient } from '@aff/messaging';
+import { EventPublisher, RpcClient } from '@aff/messaging';
 import { connectMongo } from '@aff/mongo';
 import { commissionService } from '../src/service';
 import { startComponent, type Component } from '../../../test/support/component';
@@ -180,6 +180,44 @@ it('writes what a run that died halfway left unwritten: the commission, or the s
     await rerun(b, chargeB);
     expect(await sales.countDocuments({ merchant_id: b.merchantId })).toBe(1);
     expect(await stored.countDocuments({ merchant_id: b.merchantId })).toBe(1);
+  } finally {
+    await mongo.close();
+  }
+});
+
+it('earns on the charge, not on a sale a refund reduced between a crash and the re-run', async () => {
+  const mongo = await connectMongo(process.env.MONGO_URL!, component.mongoDb);
+  try {
+    const s = scenario();
+    const charge = s.charge();
+    await publishHandled(component.nc, tracking, CHARGES_DURABLE, [s.attributed(charge)]);
+    await awaitEvents(component.natsUrl, commissions, 'commission.created', s.merchantId);
+    // What a run that died after writing the sale leaves: the sale, its commission undecided.
+    await mongo.collection('commissions').deleteMany({ merchant_id: s.merchantId });
+    await mongo
+      .collection('sales')
+      .updateOne({ merchant_id: s.merchantId }, { $set: { commission_pending: true } });
+
+    // The full refund arrives first: it reduces the sale and waits for the commission.
+    await new EventPublisher(component.nc).publish(
+      s.refunded({ ...charge, amount_refunded: 10_000 }),
+    );
+    await awaitEvents(component.natsUrl, commissions, 'sale.refunded', s.merchantId);
+    // The charge's redelivery decides the commission on 10,000, and the refund then voids it.
+    await publishHandled(component.nc, tracking, CHARGES_DURABLE, [s.attributed(charge)]);
+    const [voided] = await awaitEvents<CommissionView>(
+      component.natsUrl,
+      commissions,
+      'commission.voided',
+      s.merchantId,
+    );
+    expect(voided!.data).toMatchObject({ state: 'voided' });
+    const stored = await mongo
+      .collection('commissions')
+      .find({ merchant_id: s.merchantId })
+      .toArray();
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ base_amount: 2000, state: 'voided' });
   } finally {
     await mongo.close();
   }

@@ -87,7 +87,10 @@ export class ChargeUseCases {
         ? 0
         : await this.commissions.countNotVoided(ctx.merchantId, referral.id);
     if (!mayEarn(campaign, firstConversion, sale.charged_at, earnedSoFar)) return;
-    const terms = commissionFor(campaign, sale.sale_amount_cents, sale.currency);
+    // Earned on the charge as attributed, never on the stored sale: on a re-run after a crash,
+    // a refund may have reduced the sale meanwhile (and waits to reduce this commission next).
+    const attributedAmount = saleAmounts(input.charge).sale_amount_cents;
+    const terms = commissionFor(campaign, attributedAmount, sale.currency);
     if (terms.amount <= 0) return;
     const now = this.now();
     const due = dueAt(sale.charged_at, campaign.days_until_commissions_are_due);
