@@ -21,17 +21,21 @@ export class Catalog {
     private readonly directory: LinkDirectory,
   ) {}
 
+  /**
+   * A link whose affiliate is not known here yet counts as unknown too: the catalog events of one
+   * affiliate may arrive (or be stored by the durable consumer) link first, and a visit in
+   * between must not be told the link does not exist.
+   */
   async byToken(merchantId: string, token: string): Promise<Attribution | null> {
-    let link = await this.repo.linkByToken(merchantId, token);
-    if (!link) {
-      const resolved = await this.directory.resolveToken(merchantId, token);
-      if (!resolved) return null;
-      await this.repo.saveAffiliate(merchantId, resolved.affiliate);
-      await this.repo.saveLink(merchantId, resolved.link);
-      link = await this.repo.linkByToken(merchantId, token);
-      if (!link) return null;
-    }
-    return this.complete(merchantId, link.affiliate_id, link);
+    const link = await this.repo.linkByToken(merchantId, token);
+    const known = link && (await this.complete(merchantId, link.affiliate_id, link));
+    if (known) return known;
+    const resolved = await this.directory.resolveToken(merchantId, token);
+    if (!resolved) return null;
+    await this.repo.saveAffiliate(merchantId, resolved.affiliate);
+    await this.repo.saveLink(merchantId, resolved.link);
+    const saved = await this.repo.linkByToken(merchantId, token);
+    return saved && this.complete(merchantId, saved.affiliate_id, saved);
   }
 
   async byCouponCode(merchantId: string, code: string): Promise<Attribution | null> {
