@@ -14,6 +14,8 @@ import {
   type ReferralView,
 } from '@aff/contracts';
 import { EventPublisher, RpcClient } from '@aff/messaging';
+import { connectMongo } from '@aff/mongo';
+import { newReferral } from '../src/domain/new-referral';
 import { trackingService } from '../src/service';
 import { startComponent, type Component } from '../../../test/support/component';
 import {
@@ -175,4 +177,48 @@ it('attributes a charge of the referred customer (charge.attributed) once, and i
     return (reply.body as ReferralView).conversion_state === 'conversion' ? reply : undefined;
   });
   expect(read.body).toMatchObject({ processor_customer_id: customerId });
+});
+
+it('retries a charge whose affiliate its catalog does not know yet, and attributes it later', async () => {
+  const merchantId = randomUUID();
+  const campaign = campaignView();
+  const affiliate = affiliateView({ campaign });
+  const customerId = `cus_${randomUUID()}`;
+  const now = new Date();
+  // A referral made on another replica, whose catalog knew the affiliate; this one's does not.
+  const referral = newReferral(merchantId, { link: null, affiliate, campaign }, now, {
+    processor_customer_id: customerId,
+    conversion_state: 'lead',
+    became_lead_at: now,
+  });
+  const mongo = await connectMongo(process.env.MONGO_URL!, component.mongoDb);
+  try {
+    await mongo.collection('referrals').insertOne({ ...referral, pending_events: [] } as never);
+  } finally {
+    await mongo.close();
+  }
+  const publisher = new EventPublisher(component.nc);
+  const chargeEvent: ProcessorEvent = {
+    id: `evt_${randomUUID()}`,
+    type: 'charge.succeeded',
+    data: {
+      object: { id: `ch_${randomUUID()}`, customer: customerId, amount: 5000, currency: 'usd' },
+    },
+  };
+  await publisher.publish(buildEvent('processor.received', merchantId, { event: chargeEvent }));
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  expect(await eventsOf(component.natsUrl, tracking, 'charge.attributed', merchantId)).toEqual([]);
+
+  // The catalog catches up: the charge's next delivery is attributed.
+  await publisher.publish(buildEvent('affiliate.created', merchantId, affiliate));
+  const [attributed] = await awaitEvents<ChargeAttributed>(
+    component.natsUrl,
+    tracking,
+    'charge.attributed',
+    merchantId,
+  );
+  expect(attributed!.data).toMatchObject({
+    referral: { id: referral._id },
+    affiliate: { id: affiliate.id },
+  });
 });

@@ -209,7 +209,14 @@ export class AttributionUseCases {
     }
     if (!referral || !isLive(referral, now)) return;
     const attribution = await this.catalog.byAffiliate(ctx.merchantId, referral.affiliate_id);
-    if (!attribution || !affiliateCanEarn(attribution.affiliate.state)) return;
+    // The referral's affiliate exists (affiliates are never deleted), so this replica's catalog
+    // is behind its events: retry rather than drop the charge.
+    if (!attribution)
+      throw new AppError(
+        'unavailable',
+        `Affiliate ${referral.affiliate_id} not in the catalog yet`,
+      );
+    if (!affiliateCanEarn(attribution.affiliate.state)) return;
     const converts = referral.conversion_state !== 'conversion';
     const written = await this.writer.change(
       ctx,
