@@ -1,4 +1,7 @@
 /** Affiliate coupons, magic links, and the counters and statistics that follow from events. */
+import { connect } from '@nats-io/transport-node';
+import { OPERATIONS } from '@aff/contracts';
+import { RpcClient, callInternal } from '@aff/messaging';
 import { api, request } from './support/http';
 import { createMerchant, type TestMerchant } from './support/merchant';
 import { eventually, sendProcessorEvent } from './support/processor';
@@ -66,14 +69,15 @@ describe('/v1/affiliate_coupons', () => {
       code,
     });
     const customerId = `cus_coupon_${Date.now()}`;
-    // The coupon event reaches the tracking service asynchronously: retry the customer event until it is attributed.
+    // Sent once, at once: a coupon the tracking service has not heard of yet (its event is on its
+    // way) is looked up at the affiliate service, so the customer is attributed all the same.
+    await sendProcessorEvent(merchant, 'customer.created', {
+      id: customerId,
+      email: 'buyer@example.com',
+      name: 'Buy Er',
+      metadata: { coupon: code },
+    });
     const referral = await eventually(async () => {
-      await sendProcessorEvent(merchant, 'customer.created', {
-        id: customerId,
-        email: 'buyer@example.com',
-        name: 'Buy Er',
-        metadata: { coupon: code },
-      });
       const res = await api(merchant.api_secret).get(
         `/v1/referrals?processor_customer_id=${customerId}&expand=affiliate`,
       );
@@ -94,6 +98,36 @@ describe('/v1/affiliate_coupons', () => {
       return res.body.data[0]?.conversions === 1 ? res.body.data[0] : undefined;
     });
     expect(coupon).toMatchObject({ token: code, leads: 1, conversions: 1 });
+  });
+});
+
+describe("the affiliate service's coupon look-up (internal, for tracking)", () => {
+  it('answers a coupon code with its coupon and affiliate, and 404 for an unknown code', async () => {
+    const affiliate = await createAffiliate(merchant);
+    const code = `LOOKUP${Date.now()}`;
+    const created = await api(merchant.api_secret).post('/v1/affiliate_coupons', {
+      affiliate_id: affiliate.id,
+      code,
+    });
+    expect(created.status).toBe(200);
+    const nc = await connect({ servers: process.env.NATS_URL });
+    try {
+      const rpc = new RpcClient(nc, 5_000);
+      const resolve = (c: string) =>
+        callInternal(
+          rpc,
+          OPERATIONS.resolveCouponCode,
+          { merchant_id: merchant.merchant_id, code: c },
+          'test',
+        );
+      expect(await resolve(code)).toMatchObject({
+        coupon: { id: created.body.id, token: code, affiliate_id: affiliate.id },
+        affiliate: { id: affiliate.id, campaign: { id: affiliate.campaign.id } },
+      });
+      await expect(resolve(`NOSUCH${Date.now()}`)).rejects.toMatchObject({ status: 404 });
+    } finally {
+      await nc.close();
+    }
   });
 });
 

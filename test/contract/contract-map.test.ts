@@ -107,6 +107,7 @@ it('internal operations take a typed input, have no HTTP shape, and stay out of 
   expect(internal.map((operation) => operation.name).sort()).toEqual([
     'confirmEmail',
     'redeemMagicLink',
+    'resolveCouponCode',
     'resolveLinkToken',
   ]);
   const document = JSON.stringify(buildOpenApiDocument());

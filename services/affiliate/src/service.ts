@@ -57,18 +57,19 @@ export async function buildAffiliate(deps: ServiceDeps<AffiliateConfig, Affiliat
 
   const campaignUseCases = new CampaignUseCases(campaigns, config.DEFAULT_CAMPAIGN_URL);
   const linkUseCases = new LinkUseCases(links, affiliates, campaigns);
+  const presenter = new AffiliatePresenter(campaigns, links);
   const affiliateUseCases = new AffiliateUseCases(
     affiliates,
     campaignUseCases,
     linkUseCases,
-    new AffiliatePresenter(campaigns, links),
+    presenter,
   );
 
   const mail = await mailModule({
     mongo,
     config,
     affiliates,
-    presenter: new AffiliatePresenter(campaigns, links),
+    presenter,
     log,
   });
 
@@ -100,7 +101,7 @@ export async function buildAffiliate(deps: ServiceDeps<AffiliateConfig, Affiliat
       ...affiliateRpc(affiliateUseCases),
       ...campaignRpc(campaignUseCases),
       ...linkRpc(linkUseCases),
-      ...couponRpc(new CouponUseCases(coupons, affiliates)),
+      ...couponRpc(new CouponUseCases(coupons, affiliates, presenter)),
       ...magicLinkRpc(
         new MagicLinks(new OneTimeTokenRepository(models.ssoToken), affiliates, config.PUBLIC_URL),
       ),

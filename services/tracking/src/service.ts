@@ -18,7 +18,7 @@ import { ReferralPresenter } from './domain/referral-presenter';
 import { ReferralQueries } from './domain/referral-queries';
 import { ReferralWriter } from './domain/referral-writer';
 import { VisitUseCases } from './domain/visits';
-import { RpcLinkDirectory } from './link-directory';
+import { RpcAffiliateDirectory } from './affiliate-directory';
 import { trackingRpc } from './rpc/tracking.rpc';
 
 export const trackingModels = (mongo: Connection) => ({
@@ -39,7 +39,7 @@ export function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingModels>)
 
   const catalog = new Catalog(
     catalogRepo,
-    new RpcLinkDirectory(new RpcClient(nc, config.RPC_TIMEOUT_MS)),
+    new RpcAffiliateDirectory(new RpcClient(nc, config.RPC_TIMEOUT_MS)),
   );
   const presenter = new ReferralPresenter(linkCounts, catalogRepo);
   const writer = new ReferralWriter(referrals, presenter);

@@ -3,16 +3,17 @@
  * whose affiliate is not yet (its events came link first) is resolved by asking the owner, as an
  * unknown token is, instead of being answered "not found". (Found by the chaos test: visits got
  * a 404 for a link created a moment earlier, while the catalog consumer caught up after a NATS
- * restart.) The affiliate service's side is played by a directory that answers from a map.
+ * restart.) Coupon codes likewise. The affiliate service's side is played by a directory that
+ * answers from maps.
  */
 import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
-import type { AffiliateView, LinkView } from '@aff/contracts';
+import type { AffiliateView, CouponView, LinkView } from '@aff/contracts';
 import { connectMongo } from '@aff/mongo';
 import { CachedCatalogRepository } from '../src/data/catalog-cache';
 import { catalogModels } from '../src/data/catalog.schema';
 import { Catalog } from '../src/domain/catalog';
-import type { LinkDirectory } from '../src/domain/ports';
+import type { AffiliateDirectory } from '../src/domain/ports';
 import { affiliateView, campaignView, linkView } from '../../../test/support/view-fixtures';
 
 let mongo: Connection;
@@ -26,13 +27,20 @@ afterAll(async () => {
   await mongo.close();
 });
 
-/** The affiliate service's answers, and how often it was asked. */
-function directory(owned: Map<string, { link: LinkView; affiliate: AffiliateView }>) {
+/** The affiliate service's answers, and what it was asked. */
+function directory(
+  links: Map<string, { link: LinkView; affiliate: AffiliateView }>,
+  coupons = new Map<string, { coupon: CouponView; affiliate: AffiliateView }>(),
+) {
   const asked: string[] = [];
-  const dir: LinkDirectory = {
-    async resolveToken(_merchantId, token) {
+  const dir: AffiliateDirectory = {
+    async resolveToken(_merchantId: string, token: string) {
       asked.push(token);
-      return owned.get(token) ?? null;
+      return links.get(token) ?? null;
+    },
+    async resolveCouponCode(_merchantId: string, code: string) {
+      asked.push(code);
+      return coupons.get(code) ?? null;
     },
   };
   return { dir, asked };
@@ -67,4 +75,35 @@ it('answers null for a token the owner does not know either', async () => {
   const catalog = new Catalog(new CachedCatalogRepository(catalogModels(mongo)), dir);
   expect(await catalog.byToken(randomUUID(), 'nobody')).toBeNull();
   expect(asked).toEqual(['nobody']);
+});
+
+it('asks the owner for a coupon code it has not heard of, and then knows it', async () => {
+  const merchantId = randomUUID();
+  const affiliate = affiliateView({ campaign: campaignView() });
+  const now = new Date().toISOString();
+  const coupon: CouponView = {
+    id: randomUUID(),
+    token: `SAVE${randomUUID().slice(0, 6)}`,
+    external_id: null,
+    affiliate_id: affiliate.id,
+    campaign_id: affiliate.campaign!.id,
+    leads: 0,
+    conversions: 0,
+    archived: false,
+    archived_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  const { dir, asked } = directory(new Map(), new Map([[coupon.token, { coupon, affiliate }]]));
+  const catalog = new Catalog(new CachedCatalogRepository(catalogModels(mongo)), dir);
+
+  expect(await catalog.byCouponCode(merchantId, coupon.token)).toMatchObject({
+    couponId: coupon.id,
+    affiliate: { id: affiliate.id },
+  });
+  expect(await catalog.byCouponCode(merchantId, coupon.token)).toMatchObject({
+    couponId: coupon.id,
+  });
+  expect(await catalog.byCouponCode(merchantId, 'NOSUCHCODE')).toBeNull();
+  expect(asked).toEqual([coupon.token, 'NOSUCHCODE']);
 });

@@ -1,7 +1,7 @@
 /** Affiliate coupons: codes that attribute a customer without a link visit. */
 import { z } from 'zod';
 import { createCouponBodySchema } from '../schemas/affiliate';
-import { paginatedSchema } from '../views';
+import { affiliateViewSchema, paginatedSchema } from '../views';
 import { couponViewSchema } from '../views-money';
 import { filter, idParams, pageQuery } from './common';
 import { defineOperation } from './operation';
@@ -49,5 +49,23 @@ export const getCoupon = defineOperation({
   http: { method: 'get', path: '/v1/affiliate_coupons/:id' },
   params: idParams,
   response: { status: 200, description: 'The coupon', body: couponViewSchema },
+  errors: [404],
+});
+
+/**
+ * Internal: the coupon a code belongs to, and its affiliate (tracking's coupon look-up when its
+ * catalog has not heard of a coupon created a moment ago).
+ */
+export const resolveCouponCode = defineOperation({
+  name: 'resolveCouponCode',
+  owner: 'affiliate',
+  auth: 'internal',
+  summary: 'Resolve a coupon code to its coupon and affiliate',
+  input: z.object({ merchant_id: z.string(), code: z.string() }),
+  response: {
+    status: 200,
+    description: 'The coupon and its affiliate',
+    body: z.object({ coupon: couponViewSchema, affiliate: affiliateViewSchema }),
+  },
   errors: [404],
 });

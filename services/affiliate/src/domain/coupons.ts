@@ -1,7 +1,8 @@
 /** Affiliate coupons: codes customers use at checkout, attributed to the coupon's affiliate. */
 import { OPERATIONS, buildEvent } from '@aff/contracts';
-import type { CouponView, CreateCouponBody, Paginated } from '@aff/contracts';
+import type { AffiliateView, CouponView, CreateCouponBody, Paginated } from '@aff/contracts';
 import { errors, paginate, type PageRequest } from '@aff/api';
+import type { AffiliatePresenter } from './affiliate-presenter';
 import type { CouponRecord } from './records';
 import { DuplicateError, type AffiliateStore, type CallContext, type CouponStore } from './ports';
 
@@ -29,6 +30,7 @@ export class CouponUseCases {
   constructor(
     private readonly coupons: CouponStore,
     private readonly affiliates: AffiliateStore,
+    private readonly presenter: Pick<AffiliatePresenter, 'presentOne'>,
   ) {}
 
   /** `input`: the request body, checked against the contract map's schema. */
@@ -74,6 +76,18 @@ export class CouponUseCases {
       throw error;
     }
     return view;
+  }
+
+  /** For the tracking service: the coupon a code belongs to, and its affiliate (404 when unknown). */
+  async resolveCode(
+    ctx: CallContext,
+    code: string,
+  ): Promise<{ coupon: CouponView; affiliate: AffiliateView }> {
+    const coupon = await this.coupons.findByCode(ctx.merchantId, code);
+    const owner = coupon && (await this.affiliates.findById(ctx.merchantId, coupon.affiliate_id));
+    if (!coupon || !owner) throw errors.notFound('Affiliate coupon', code);
+    const affiliate = await this.presenter.presentOne(ctx.merchantId, owner);
+    return { coupon: toCouponView(coupon), affiliate };
   }
 
   /** Another merchant's coupon is as unknown as a missing one. */

@@ -2,11 +2,14 @@ import { pageRequest } from '@aff/api';
 import { ok, type RpcHandlers } from '@aff/messaging';
 import type { CouponUseCases } from '../domain/coupons';
 import type { MagicLinks } from '../domain/magic-links';
-import { callContext, idParam } from './call-context';
+import { callContext, idParam, internalCallContext } from './call-context';
 
 export function couponRpc(
   coupons: CouponUseCases,
-): Pick<RpcHandlers<'affiliate'>, 'listCoupons' | 'createCoupon' | 'getCoupon'> {
+): Pick<
+  RpcHandlers<'affiliate'>,
+  'listCoupons' | 'createCoupon' | 'getCoupon' | 'resolveCouponCode'
+> {
   return {
     listCoupons: async (req, rpc) =>
       ok(
@@ -18,6 +21,9 @@ export function couponRpc(
       ),
     createCoupon: async (req, rpc) => ok(await coupons.create(callContext(req, rpc), req.body)),
     getCoupon: async (req, rpc) => ok(await coupons.get(callContext(req, rpc), idParam(req))),
+    /** Internal (tracking's coupon look-up): the typed input, no request envelope. */
+    resolveCouponCode: async ({ merchant_id, code }, rpc) =>
+      coupons.resolveCode(internalCallContext(merchant_id, rpc), code),
   };
 }
 

@@ -4,7 +4,7 @@
  * asked directly and the answer stored.
  */
 import type { AffiliateView, CampaignView } from '@aff/contracts';
-import type { CatalogStore, LinkDirectory } from './ports';
+import type { AffiliateDirectory, CatalogStore } from './ports';
 import type { KnownLink } from './records';
 
 export interface Attribution {
@@ -18,7 +18,7 @@ export interface Attribution {
 export class Catalog {
   constructor(
     private readonly repo: CatalogStore,
-    private readonly directory: LinkDirectory,
+    private readonly directory: AffiliateDirectory,
   ) {}
 
   /**
@@ -38,7 +38,18 @@ export class Catalog {
     return saved && this.complete(merchantId, saved.affiliate_id, saved);
   }
 
+  /** As `byToken`: a code unknown here, or known without its affiliate, is asked of the owner. */
   async byCouponCode(merchantId: string, code: string): Promise<Attribution | null> {
+    const known = await this.fromCoupon(merchantId, code);
+    if (known) return known;
+    const resolved = await this.directory.resolveCouponCode(merchantId, code);
+    if (!resolved) return null;
+    await this.repo.saveAffiliate(merchantId, resolved.affiliate);
+    await this.repo.saveCoupon(merchantId, resolved.coupon);
+    return this.fromCoupon(merchantId, code);
+  }
+
+  private async fromCoupon(merchantId: string, code: string): Promise<Attribution | null> {
     const coupon = await this.repo.couponByCode(merchantId, code);
     if (!coupon) return null;
     const link = await this.repo.firstLinkOf(merchantId, coupon.affiliate_id);

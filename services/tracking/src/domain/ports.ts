@@ -4,7 +4,13 @@
  * a query or a driver error.
  */
 import { DuplicateError, type Page } from '@aff/api';
-import type { AffiliateView, ConversionState, EventEnvelope, LinkView } from '@aff/contracts';
+import type {
+  AffiliateView,
+  ConversionState,
+  CouponView,
+  EventEnvelope,
+  LinkView,
+} from '@aff/contracts';
 import type { EventContext } from '@aff/messaging';
 import type {
   KnownAffiliate,
@@ -23,12 +29,20 @@ export interface CallContext {
   events: EventContext;
 }
 
-/** Asks the affiliate service (the owner) about a token this service has not heard of yet. */
-export interface LinkDirectory {
+/**
+ * Asks the affiliate service (the owner) about a link token or coupon code this service has not
+ * heard of yet (its catalog events are still on their way). Null: the owner does not know it
+ * either.
+ */
+export interface AffiliateDirectory {
   resolveToken(
     merchantId: string,
     token: string,
   ): Promise<{ link: LinkView; affiliate: AffiliateView } | null>;
+  resolveCouponCode(
+    merchantId: string,
+    code: string,
+  ): Promise<{ coupon: CouponView; affiliate: AffiliateView } | null>;
 }
 
 /** The filters of `GET /v1/referrals`, already checked. Updated bounds are exclusive. */
@@ -90,6 +104,7 @@ export interface CatalogStore {
   couponByCode(merchantId: string, code: string): Promise<KnownCoupon | null>;
   saveAffiliate(merchantId: string, view: AffiliateView): Promise<void>;
   saveLink(merchantId: string, link: LinkView): Promise<void>;
+  saveCoupon(merchantId: string, coupon: CouponView): Promise<void>;
 }
 
 /** Visitors, leads and conversions per link (kept in memory by the implementation). */
