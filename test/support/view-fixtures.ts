@@ -1,6 +1,6 @@
 /** Well-formed records as the affiliate service announces them, for component tests. */
 import { randomUUID } from 'node:crypto';
-import type { AffiliateView, CampaignView, LinkView } from '@aff/contracts';
+import type { AffiliateView, CampaignView, CouponView, LinkView } from '@aff/contracts';
 
 export function campaignView(fields: Partial<CampaignView> = {}): CampaignView {
   const now = new Date().toISOString();
@@ -61,6 +61,23 @@ export function linkView(affiliateId: string): LinkView {
     leads: 0,
     conversions: 0,
     affiliate_id: affiliateId,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+export function couponView(affiliate: AffiliateView): CouponView {
+  const now = new Date().toISOString();
+  return {
+    id: randomUUID(),
+    token: `SAVE${randomUUID().slice(0, 6)}`,
+    external_id: null,
+    affiliate_id: affiliate.id,
+    campaign_id: affiliate.campaign?.id ?? randomUUID(),
+    leads: 0,
+    conversions: 0,
+    archived: false,
+    archived_at: null,
     created_at: now,
     updated_at: now,
   };

@@ -14,7 +14,12 @@ import { CachedCatalogRepository } from '../src/data/catalog-cache';
 import { catalogModels } from '../src/data/catalog.schema';
 import { Catalog } from '../src/domain/catalog';
 import type { AffiliateDirectory } from '../src/domain/ports';
-import { affiliateView, campaignView, linkView } from '../../../test/support/view-fixtures';
+import {
+  affiliateView,
+  campaignView,
+  couponView,
+  linkView,
+} from '../../../test/support/view-fixtures';
 
 let mongo: Connection;
 
@@ -80,20 +85,7 @@ it('answers null for a token the owner does not know either', async () => {
 it('asks the owner for a coupon code it has not heard of, and then knows it', async () => {
   const merchantId = randomUUID();
   const affiliate = affiliateView({ campaign: campaignView() });
-  const now = new Date().toISOString();
-  const coupon: CouponView = {
-    id: randomUUID(),
-    token: `SAVE${randomUUID().slice(0, 6)}`,
-    external_id: null,
-    affiliate_id: affiliate.id,
-    campaign_id: affiliate.campaign!.id,
-    leads: 0,
-    conversions: 0,
-    archived: false,
-    archived_at: null,
-    created_at: now,
-    updated_at: now,
-  };
+  const coupon = couponView(affiliate);
   const { dir, asked } = directory(new Map(), new Map([[coupon.token, { coupon, affiliate }]]));
   const catalog = new Catalog(new CachedCatalogRepository(catalogModels(mongo)), dir);
 
