@@ -13,7 +13,8 @@ const byId = (data: ReferralView | CommissionView | SaleView) => data.id;
 export function referralCountersConsumer(counters: DerivedCounters) {
   const onReferral: EventHandler<
     'referral.created' | 'referral.lead' | 'referral.converted' | 'referral.updated'
-  > = (data, { event }) => counters.onReferral(event.merchant_id, data);
+  > = (data, { event }) =>
+    counters.onReferral(event.merchant_id, data, event.type === 'referral.created');
   return eventHandlers(
     {
       'referral.created': onReferral,

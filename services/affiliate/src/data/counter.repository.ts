@@ -21,10 +21,12 @@ import type { CouponDocument } from './coupon.schema';
 import type { FactModels } from './facts.schema';
 import type { LinkDocument } from './link.schema';
 
+type FactKind = 'referrals' | VersionedFactKind;
+
 export class CounterRepository implements CounterStore {
   private readonly bulk = new BulkUpdates();
-  /** New commission and sale facts arriving together share one unordered `insertMany`. */
-  private readonly newFacts = new Map<VersionedFactKind, Batcher<Record<string, unknown>, void>>();
+  /** New facts of one kind arriving together share one unordered `insertMany`. */
+  private readonly newFacts = new Map<FactKind, Batcher<Record<string, unknown>, void>>();
 
   constructor(
     private readonly facts: FactModels,
@@ -86,6 +88,23 @@ export class CounterRepository implements CounterStore {
         .lean<ReferralFact>()
         .exec(),
     );
+  }
+
+  insertReferralFact(
+    merchantId: string,
+    referralId: string,
+    fact: { affiliateId: string; linkId: string | null },
+    reached: { lead: number; conversion: number },
+    marker: Date,
+  ): Promise<boolean> {
+    return this.insertNewFact('referrals', {
+      _id: referralId,
+      merchant_id: merchantId,
+      affiliate_id: fact.affiliateId,
+      link_id: fact.linkId,
+      ...reached,
+      pending_since: marker,
+    });
   }
 
   async incrementCounters(
@@ -159,8 +178,13 @@ export class CounterRepository implements CounterStore {
       );
       return result.matchedCount === 1;
     }
+    return this.insertNewFact(kind, { _id: id, merchant_id: merchantId, ...next });
+  }
+
+  /** True when inserted, false when a fact with that id exists already. */
+  private insertNewFact(kind: FactKind, doc: Record<string, unknown>): Promise<boolean> {
     return this.newFactsOf(kind)
-      .push({ _id: id, merchant_id: merchantId, ...next })
+      .push(doc)
       .then(
         () => true,
         (error: unknown) => {
@@ -170,10 +194,10 @@ export class CounterRepository implements CounterStore {
       );
   }
 
-  private newFactsOf(kind: VersionedFactKind): Batcher<Record<string, unknown>, void> {
+  private newFactsOf(kind: FactKind): Batcher<Record<string, unknown>, void> {
     let batcher = this.newFacts.get(kind);
     if (!batcher) {
-      const model = this.versioned(kind) as unknown as Model<Record<string, unknown>>;
+      const model = this.facts[kind] as unknown as Model<Record<string, unknown>>;
       batcher = new Batcher<Record<string, unknown>, void>({
         flush: (docs) => insertManyUnordered(model, docs),
       });

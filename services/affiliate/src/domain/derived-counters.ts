@@ -32,7 +32,14 @@ export class DerivedCounters {
     await this.store.setCouponCounts(merchantId, fact.coupon_id, counts);
   }
 
-  async onReferral(merchantId: string, referral: ReferralView): Promise<void> {
+  /**
+   * `first`: the referral's created event. Its fact is inserted without reading (batched with
+   * others arriving together): an insert that succeeds proves nothing was counted before, and a
+   * duplicate key (a redelivery, or a later event of the referral that overtook it) sends it
+   * down the atomic read-and-raise path. That path is one `findOneAndUpdate` per event, which
+   * was the largest share of the database's work per visit.
+   */
+  async onReferral(merchantId: string, referral: ReferralView, first = false): Promise<void> {
     const affiliateId =
       referral.affiliate?.id ?? (await this.affiliateOfLink(merchantId, referral.link?.id));
     if (!affiliateId) return;
@@ -41,13 +48,13 @@ export class DerivedCounters {
       lead: referral.became_lead_at ? 1 : 0,
       conversion: referral.became_conversion_at ? 1 : 0,
     };
-    const before = await this.store.markReferral(
-      merchantId,
-      referral.id,
-      { affiliateId, linkId: referral.link?.id ?? null },
-      after,
-      marker,
-    );
+    const target = { affiliateId, linkId: referral.link?.id ?? null };
+    const inserted =
+      first &&
+      (await this.store.insertReferralFact(merchantId, referral.id, target, after, marker));
+    const before = inserted
+      ? null
+      : await this.store.markReferral(merchantId, referral.id, target, after, marker);
     const delta = {
       visitors: before ? 0 : 1,
       leads: after.lead && !before?.lead ? 1 : 0,

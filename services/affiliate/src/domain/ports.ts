@@ -168,6 +168,17 @@ export interface CounterStore {
     reached: { lead: number; conversion: number },
     marker: Date,
   ): Promise<ReferralFact | null>;
+  /**
+   * Inserts a new referral fact at `reached`, marked pending since `marker`, without reading
+   * first. False when the fact exists already (nothing is written then).
+   */
+  insertReferralFact(
+    merchantId: string,
+    referralId: string,
+    fact: { affiliateId: string; linkId: string | null },
+    reached: { lead: number; conversion: number },
+    marker: Date,
+  ): Promise<boolean>;
   incrementCounters(
     merchantId: string,
     target: { affiliateId: string; linkId: string | null },
