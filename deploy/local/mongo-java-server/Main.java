@@ -15,17 +15,24 @@ import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.backend.CollectionOptions;
 import de.bwaldvogel.mongo.backend.CursorRegistry;
 import de.bwaldvogel.mongo.backend.Index;
+import de.bwaldvogel.mongo.backend.IndexKey;
+import de.bwaldvogel.mongo.backend.KeyValue;
+import de.bwaldvogel.mongo.backend.ValueComparator;
 import de.bwaldvogel.mongo.backend.QueryResult;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
 import de.bwaldvogel.mongo.backend.h2.H2Collection;
 import de.bwaldvogel.mongo.backend.h2.H2Database;
+import de.bwaldvogel.mongo.backend.h2.H2UniqueIndex;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import de.bwaldvogel.mongo.backend.memory.MemoryCollection;
 import de.bwaldvogel.mongo.backend.memory.MemoryDatabase;
 import de.bwaldvogel.mongo.bson.Document;
+import java.lang.reflect.Constructor;
+import java.util.Comparator;
 import java.util.List;
 import org.h2.mvstore.MVMap;
 import org.h2.mvstore.MVStore;
+import org.h2.mvstore.type.ObjectDataType;
 
 public class Main {
     public static void main(String[] args) throws Exception {
@@ -121,6 +128,65 @@ public class Main {
             MVMap<Object, Document> data = store.openMap("databases." + namespace);
             MVMap<String, Object> meta = store.openMap("meta." + namespace);
             return new IdFirstH2Collection(this, collection, options, data, meta, cursorRegistry);
+        }
+
+        // As H2Database opens a unique index (same map name), with a key type that compares
+        // keys as values when the store uses that order.
+        @Override
+        protected Index<Object> openOrCreateUniqueIndex(String collection, String indexName, List<IndexKey> keys, boolean sparse) {
+            String mapName = getFullCollectionNamespace(collection) + "._index_" + indexName;
+            MVMap<KeyValue, Object> map = valueOrderedIndexKeys()
+                    ? store.openMap(mapName, new MVMap.Builder<KeyValue, Object>().keyType(IndexKeyType.INSTANCE))
+                    : store.openMap(mapName);
+            try {
+                Constructor<H2UniqueIndex> constructor = H2UniqueIndex.class.getDeclaredConstructor(
+                        MVMap.class, String.class, List.class, boolean.class);
+                constructor.setAccessible(true); // package-private in the server
+                return constructor.newInstance(map, indexName, keys, sparse);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("cannot open unique index " + mapName, e);
+            }
+        }
+    }
+
+    /** The order a store's unique-index keys are kept in, decided once per store and kept in it. */
+    static Boolean valueOrder;
+
+    static synchronized boolean valueOrderedIndexKeys() {
+        if (valueOrder == null) {
+            MVMap<String, String> settings = store.openMap("launcher.settings");
+            String order = settings.get("index-key-order");
+            if (order == null) {
+                boolean hasIndexes = store.getMapNames().stream().anyMatch(name -> name.contains("._index_"));
+                order = hasIndexes ? "serialized" : "value";
+                settings.put("index-key-order", order);
+                store.commit(); // before any key is written in that order
+            }
+            valueOrder = order.equals("value");
+        }
+        return valueOrder;
+    }
+
+    /**
+     * Unique-index keys compared field by field as MongoDB orders values (the keys are already
+     * normalized by the server: numbers as one type), without serializing them. Anything else
+     * is compared as H2 does.
+     */
+    static final class IndexKeyType extends ObjectDataType {
+        static final IndexKeyType INSTANCE = new IndexKeyType();
+        private static final Comparator<Object> VALUES = ValueComparator.ascWithoutListHandling();
+
+        @Override
+        public int compare(Object a, Object b) {
+            if (a instanceof KeyValue left && b instanceof KeyValue right) {
+                int fields = Math.min(left.size(), right.size());
+                for (int i = 0; i < fields; i++) {
+                    int order = VALUES.compare(left.get(i), right.get(i));
+                    if (order != 0) return order;
+                }
+                return Integer.compare(left.size(), right.size());
+            }
+            return super.compare(a, b);
         }
     }
 
