@@ -48,7 +48,11 @@ merchant=$(MONGO_URL=$(node -p "require('$runtime').mongo_url") NATS_URL=$(node 
   node services/gateway/dist/ops/cli.js merchant:create --name fuzz --rate-limit 1000000 --json) || exit 1
 secret=$(node -p 'JSON.parse(process.argv[1]).api_secret' "$merchant")
 
-echo "[fuzz] schemathesis on $gateway (max $MAX_EXAMPLES examples per operation, ${MAX_TIME}s budget)"
+# One worker: with two, schemathesis's threads parse lambda sources (hypothesis, `ast.parse`) at
+# once, and Python 3.11's ast module keeps its recursion-depth check in state the threads share;
+# a CI run failed on "AST constructor recursion depth mismatch" inside the tool, not the API.
+WORKERS="${FUZZ_WORKERS:-1}"
+echo "[fuzz] schemathesis on $gateway (max $MAX_EXAMPLES examples per operation, ${MAX_TIME}s budget, $WORKERS worker(s))"
 # From the temp dir: schemathesis keeps a cache in its working directory.
 (cd "$work" && schemathesis --no-color run "$gateway/v1/openapi.json" \
   --url "$gateway" \
@@ -57,7 +61,7 @@ echo "[fuzz] schemathesis on $gateway (max $MAX_EXAMPLES examples per operation,
   --phases examples,coverage,fuzzing,stateful \
   --max-examples "$MAX_EXAMPLES" \
   --max-time "$MAX_TIME" \
-  --workers 2 \
+  --workers "$WORKERS" \
   --seed "${FUZZ_SEED:-1}" \
   --output-truncate true) 2>&1 | sed -E 's/^=+ (.*[^=]) =+$/-- \1 --/'
 # schemathesis frames its summary lines the way pytest does ("=== 3 warnings in 150s ==="); CI
