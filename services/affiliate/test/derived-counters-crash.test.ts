@@ -64,67 +64,42 @@ const affiliate = () =>
   affiliates.collection.findOne({ _id: affiliateId } as never) as Promise<any>;
 const link = () => links.collection.findOne({ _id: linkId } as never) as Promise<any>;
 
-it('recounts a referral whose increment a dead process never applied', async () => {
-  const referralId = randomUUID();
-  // What the dying process left: the fact, marked, and no increment.
-  await facts.referrals.collection.insertOne({
-    _id: referralId,
-    merchant_id: merchant,
-    affiliate_id: affiliateId,
-    link_id: linkId,
-    lead: 0,
-    conversion: 0,
-    pending_since: new Date(clock),
-  } as never);
-  const referral = {
-    id: referralId,
-    affiliate: { id: affiliateId },
-    link: { id: linkId },
-    became_lead_at: null,
-    became_conversion_at: null,
-  } as unknown as ReferralView;
-  clock += 1000;
-  await counters.onReferral(merchant, referral); // the redelivery: nothing new to add
-  expect((await affiliate()).visitors).toBe(0);
-  clock += REPAIR_AFTER_MS + 1000;
-  expect(await counters.repair()).toBeGreaterThan(0);
-  expect((await affiliate()).visitors).toBe(1);
-  expect((await link()).visitors).toBe(1);
-  const fact = await facts.referrals.findById(referralId).lean();
-  expect(fact?.pending_since ?? null).toBeNull();
-});
-
-it('recounts a referral whose increment a dead process never applied, redelivered as its created event', async () => {
-  const referralId = randomUUID();
-  await facts.referrals.collection.insertOne({
-    _id: referralId,
-    merchant_id: merchant,
-    affiliate_id: affiliateId,
-    link_id: linkId,
-    lead: 0,
-    conversion: 0,
-    pending_since: new Date(clock),
-  } as never);
-  const visitorsBefore = (await affiliate()).visitors;
-  clock += 1000;
-  await counters.onReferral(
-    merchant,
-    {
+it.each([
+  ['a later event of the referral', false],
+  ['its created event (the insert finds the fact)', true],
+])(
+  'recounts a referral whose increment a dead process never applied, redelivered as %s',
+  async (_, first) => {
+    const referralId = randomUUID();
+    // What the dying process left: the fact, marked, and no increment.
+    await facts.referrals.collection.insertOne({
+      _id: referralId,
+      merchant_id: merchant,
+      affiliate_id: affiliateId,
+      link_id: linkId,
+      lead: 0,
+      conversion: 0,
+      pending_since: new Date(clock),
+    } as never);
+    const before = { affiliate: (await affiliate()).visitors, link: (await link()).visitors };
+    const referral = {
       id: referralId,
       affiliate: { id: affiliateId },
       link: { id: linkId },
       became_lead_at: null,
       became_conversion_at: null,
-    } as unknown as ReferralView,
-    true, // the insert finds the dead writer's fact
-  );
-  expect((await affiliate()).visitors).toBe(visitorsBefore);
-  clock += REPAIR_AFTER_MS + 1000;
-  expect(await counters.repair()).toBeGreaterThan(0);
-  expect((await affiliate()).visitors).toBe(visitorsBefore + 1);
-  const fact = await facts.referrals.findById(referralId).lean();
-  expect(fact?.pending_since ?? null).toBeNull();
-});
+    } as unknown as ReferralView;
+    clock += 1000;
+    await counters.onReferral(merchant, referral, first); // the redelivery: nothing new to add
+    expect((await affiliate()).visitors).toBe(before.affiliate);
+    clock += REPAIR_AFTER_MS + 1000;
+    expect(await counters.repair()).toBeGreaterThan(0);
+    expect((await affiliate()).visitors).toBe(before.affiliate + 1);
+    expect((await link()).visitors).toBe(before.link + 1);
+    const fact = await facts.referrals.findById(referralId).lean();
+    expect(fact?.pending_since ?? null).toBeNull();
+  },
+);
 
 it('recounts commission_stats for a commission whose increment a dead process never applied', async () => {
   const commissionId = randomUUID();
