@@ -48,9 +48,9 @@ merchant=$(MONGO_URL=$(node -p "require('$runtime').mongo_url") NATS_URL=$(node 
   node services/gateway/dist/ops/cli.js merchant:create --name fuzz --rate-limit 1000000 --json) || exit 1
 secret=$(node -p 'JSON.parse(process.argv[1]).api_secret' "$merchant")
 
-# One worker: with two, schemathesis's threads parse lambda sources (hypothesis, `ast.parse`) at
-# once, and Python 3.11's ast module keeps its recursion-depth check in state the threads share;
-# a CI run failed on "AST constructor recursion depth mismatch" inside the tool, not the API.
+# One worker: a CI run with two failed on "AST constructor recursion depth mismatch" inside the
+# tool (hypothesis describing a lambda with `ast.parse`), not on the API. Most likely Python
+# 3.11's ast recursion check misfiring when two threads parse at once; not verified.
 WORKERS="${FUZZ_WORKERS:-1}"
 echo "[fuzz] schemathesis on $gateway (max $MAX_EXAMPLES examples per operation, ${MAX_TIME}s budget, $WORKERS worker(s))"
 # From the temp dir: schemathesis keeps a cache in its working directory.
