@@ -59,6 +59,12 @@ it('shows POST /v1/affiliates as one trace across gateway, affiliate and trackin
       'tracking: evt.affiliate.created process',
     ]),
   );
+  // The RPC's database commands are in it too (MongoDB client spans, kind 3): a command span is
+  // skipped only under a parent that is not recorded (libs/telemetry), never in a traced call.
+  const dbSpans = trace.filter((s) => s.service === 'affiliate' && s.kind === 3);
+  expect(dbSpans.map((s) => s.name)).toEqual(
+    expect.arrayContaining([expect.stringMatching(/affiliates/)]),
+  );
   // The gateway's HTTP server span is the root the rest hangs from.
   const gatewayServer = trace.find(
     (s) => s.service === 'gateway' && s.kind === 2 && !s.parentSpanId,

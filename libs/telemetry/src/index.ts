@@ -6,6 +6,7 @@
  */
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { getNodeAutoInstrumentations } from '@opentelemetry/auto-instrumentations-node';
+import type { Span } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
@@ -49,18 +50,53 @@ export function startTelemetry(defaultServiceName: string): void {
     ...(exporting ? { traceExporter: new OTLPTraceExporter() } : {}),
     metricReaders,
     instrumentations: [
-      getNodeAutoInstrumentations({
-        // File-system and DNS spans drown the request spans an SRE actually follows.
-        '@opentelemetry/instrumentation-fs': { enabled: false },
-        '@opentelemetry/instrumentation-dns': { enabled: false },
-        '@opentelemetry/instrumentation-net': { enabled: false },
-        // The driver's spans (instrumentation-mongodb) already show every database command;
-        // mongoose's would double each one, at about 8% of a consumer's CPU in a drain.
-        '@opentelemetry/instrumentation-mongoose': { enabled: false },
-      }),
+      skipUnrecordedMongoSpans(getNodeAutoInstrumentations(instrumentationConfig(exporting))),
     ],
   });
   sdk.start();
+}
+
+/**
+ * Which auto-instrumentations run. Without an exporter no span is ever recorded, so the leaf
+ * spans of Redis and Express-layer calls would be built only to be dropped: off then. What
+ * carries trace context stays on in both modes: incoming and outgoing HTTP (a caller's
+ * `traceparent` is continued), our own NATS spans and headers (libs/messaging), trace ids in
+ * the logs (pino), and MongoDB's, whose pool metrics `/metrics` serves (its spans: below).
+ */
+function instrumentationConfig(exporting: boolean) {
+  return {
+    // File-system and DNS spans drown the request spans an SRE actually follows.
+    '@opentelemetry/instrumentation-fs': { enabled: false },
+    '@opentelemetry/instrumentation-dns': { enabled: false },
+    '@opentelemetry/instrumentation-net': { enabled: false },
+    // The driver's spans (instrumentation-mongodb) already show every database command;
+    // mongoose's would double each one, at about 8% of a consumer's CPU in a drain.
+    '@opentelemetry/instrumentation-mongoose': { enabled: false },
+    // Express 5 routes through the `router` package: its layer spans repeat express's.
+    '@opentelemetry/instrumentation-router': { enabled: false },
+    '@opentelemetry/instrumentation-express': { enabled: exporting },
+    '@opentelemetry/instrumentation-ioredis': { enabled: exporting },
+  };
+}
+
+type Instrumentation = ReturnType<typeof getNodeAutoInstrumentations>[number];
+
+/**
+ * The MongoDB instrumentation builds each command's span (its attributes include the serialized
+ * command) even when that span cannot be recorded, about a tenth of a consumer's CPU. Under the
+ * parent-based samplers used here (the SDK's default, and `parentbased_always_off` without an
+ * exporter) a span under an unrecorded parent is never recorded, so it is skipped; its pool
+ * metrics are unaffected. The hook is the instrumentation's own skip check (pinned version);
+ * if a later version drops it, every span is built again, which is slower but still correct.
+ */
+function skipUnrecordedMongoSpans(instrumentations: Instrumentation[]): Instrumentation[] {
+  const mongodb = instrumentations.find(
+    (i) => i.instrumentationName === '@opentelemetry/instrumentation-mongodb',
+  ) as (Instrumentation & { _checkSkipInstrumentation?: unknown }) | undefined;
+  if (mongodb && typeof mongodb._checkSkipInstrumentation === 'function') {
+    mongodb._checkSkipInstrumentation = (parent: Span | undefined) => !parent?.isRecording();
+  }
+  return instrumentations;
 }
 
 /** Serves the metrics in Prometheus text format; undefined when telemetry is off. */
