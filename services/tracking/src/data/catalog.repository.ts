@@ -1,6 +1,7 @@
 /** Reads and idempotent, order-insensitive writes of the tracking service's read models. */
 import type { AffiliateView, CampaignView, CouponView, LinkView } from '@aff/contracts';
 import { isDuplicateKeyError } from '@aff/mongo';
+import { WrittenVersions } from './written-versions';
 import {
   couponCodeOf,
   type CatalogModels,
@@ -11,6 +12,14 @@ import {
 } from './catalog.schema';
 
 export class CatalogRepository {
+  /**
+   * Versions this process has stored. The stored copies only ever move to newer versions, so a
+   * version at or below one written here is in the database already: an event repeating it
+   * (every affiliate event embeds its campaign and links, then each link has its own event)
+   * costs no round trip. Another replica's writes only make the database newer still.
+   */
+  private readonly written = new WrittenVersions();
+
   constructor(private readonly models: CatalogModels) {}
 
   /**
@@ -18,19 +27,27 @@ export class CatalogRepository {
    * the owner, so another link holding this token in an older version has moved on since: its
    * copy is dropped (its own newer event brings it back) rather than blocking the unique index.
    */
-  async saveLink(merchantId: string, link: LinkView): Promise<void> {
+  saveLink(merchantId: string, link: LinkView): Promise<void> {
+    return this.written.write('link', merchantId, link.id, link.updated_at, () =>
+      this.storeLink(merchantId, link),
+    );
+  }
+
+  private async storeLink(merchantId: string, link: LinkView): Promise<boolean> {
     // Looked up by the unique {merchant_id, token} index, deleted by id: no collection scans.
     const holder = await this.models.links
       .findOne({ merchant_id: merchantId, token: link.token })
       .lean<KnownLink>()
       .exec();
-    if (holder && holder._id !== link.id && (holder.updated_at ?? '') < link.updated_at)
+    if (holder && holder._id !== link.id && (holder.updated_at ?? '') < link.updated_at) {
+      this.written.forget('link', merchantId, holder._id);
       await this.models.links.deleteOne({
         _id: holder._id,
         merchant_id: merchantId,
         updated_at: holder.updated_at ?? { $exists: false },
       });
-    await this.models.links
+    }
+    return this.models.links
       .updateOne(
         // An older event arriving late matches nothing; its upsert then hits the _id and is ignored.
         { _id: link.id, merchant_id: merchantId, updated_at: { $not: { $gt: link.updated_at } } },
@@ -45,20 +62,20 @@ export class CatalogRepository {
         },
         { upsert: true },
       )
-      .catch(ignoreDuplicate);
+      .then(() => true, ignoreDuplicate);
   }
 
   /** Keeps the newest version; an older event arriving late changes nothing. */
   async saveAffiliate(merchantId: string, view: AffiliateView): Promise<void> {
     const { links, commission_stats, ...rest } = view;
     void commission_stats;
-    await this.saveNewest(this.models.affiliates, merchantId, view.id, rest, view.updated_at);
+    await this.saveNewest('affiliate', merchantId, view.id, rest, view.updated_at);
     if (view.campaign) await this.saveCampaign(merchantId, view.campaign);
     for (const link of links ?? []) await this.saveLink(merchantId, link);
   }
 
   async saveCampaign(merchantId: string, view: CampaignView): Promise<void> {
-    await this.saveNewest(this.models.campaigns, merchantId, view.id, view, view.updated_at);
+    await this.saveNewest('campaign', merchantId, view.id, view, view.updated_at);
   }
 
   async saveCoupon(merchantId: string, coupon: CouponView): Promise<void> {
@@ -119,30 +136,36 @@ export class CatalogRepository {
       .exec();
   }
 
-  private async saveNewest<T extends { updated_at: string }>(
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    model: CatalogModels['affiliates'] | CatalogModels['campaigns'] | any,
+  /**
+   * One conditional upsert: a stored copy at most as new as this version is replaced; a newer
+   * one matches nothing, and the upsert's insert then collides on `_id` and is ignored.
+   */
+  private saveNewest(
+    kind: 'affiliate' | 'campaign',
     merchantId: string,
     id: string,
     view: unknown,
     updatedAt: string,
   ): Promise<void> {
-    const current = (await model
-      .findOne({ _id: id, merchant_id: merchantId })
-      .lean()
-      .exec()) as T | null;
-    if (current && current.updated_at > updatedAt) return;
-    await model
-      .updateOne(
-        { _id: id, merchant_id: merchantId },
-        { $set: { view, updated_at: updatedAt } },
-        { upsert: true },
-      )
-      .catch(ignoreDuplicate);
+    const model = kind === 'affiliate' ? this.models.affiliates : this.models.campaigns;
+    return this.written.write(kind, merchantId, id, updatedAt, () =>
+      (model as CatalogModels['campaigns'])
+        .updateOne(
+          { _id: id, merchant_id: merchantId, updated_at: { $not: { $gt: updatedAt } } },
+          { $set: { view, updated_at: updatedAt } } as never,
+          { upsert: true },
+        )
+        .exec()
+        .then(() => true, ignoreDuplicate),
+    );
   }
 }
 
-function ignoreDuplicate(error: unknown): void {
-  // Two replicas upserting the same record at once: the other one won, which is fine.
+/**
+ * False for a duplicate key: a newer copy is stored, or another replica inserted the record at
+ * the same moment (it won, which is fine). Either way this version is not known to be stored.
+ */
+function ignoreDuplicate(error: unknown): false {
   if (!isDuplicateKeyError(error)) throw error;
+  return false;
 }
