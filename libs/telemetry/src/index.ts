@@ -59,9 +59,10 @@ export function startTelemetry(defaultServiceName: string): void {
 /**
  * Which auto-instrumentations run. Without an exporter no span is ever recorded, so the leaf
  * spans of Redis and Express-layer calls would be built only to be dropped: off then. What
- * carries trace context stays on in both modes: incoming and outgoing HTTP (a caller's
- * `traceparent` is continued), our own NATS spans and headers (libs/messaging), trace ids in
- * the logs (pino), and MongoDB's, whose pool metrics `/metrics` serves (its spans: below).
+ * carries trace context stays on in both modes: incoming HTTP (a caller's `traceparent` is
+ * continued), our own NATS spans and headers (libs/messaging) and webhook delivery spans, trace
+ * ids in the logs (pino), and MongoDB's, whose pool metrics `/metrics` serves (its spans:
+ * below). Outgoing HTTP client spans are kept only with an exporter.
  */
 function instrumentationConfig(exporting: boolean) {
   return {
@@ -74,6 +75,8 @@ function instrumentationConfig(exporting: boolean) {
     '@opentelemetry/instrumentation-mongoose': { enabled: false },
     // Express 5 routes through the `router` package: its layer spans repeat express's.
     '@opentelemetry/instrumentation-router': { enabled: false },
+    // Outgoing requests are webhook deliveries, which carry their own span and `traceparent`.
+    '@opentelemetry/instrumentation-http': { disableOutgoingRequestInstrumentation: !exporting },
     '@opentelemetry/instrumentation-express': { enabled: exporting },
     '@opentelemetry/instrumentation-ioredis': { enabled: exporting },
   };

@@ -42,7 +42,13 @@ export class HttpWebhookSender implements WebhookSender {
       { kind: SpanKind.PRODUCER, attributes: { 'webhook.id': request.headers['webhook-id'] } },
       parent,
     );
-    const result = await context.with(trace.setSpan(parent, span), () => this.post(request));
+    // The receiver sees the delivery in the trace of the call that caused the event; injected
+    // here, so it does not depend on the HTTP client being instrumented (it is not without an
+    // exporter: libs/telemetry).
+    const active = trace.setSpan(parent, span);
+    const headers: Record<string, string> = { ...request.headers };
+    propagation.inject(active, headers);
+    const result = await context.with(active, () => this.post({ ...request, headers }));
     if (result.status !== null) span.setAttribute('http.response.status_code', result.status);
     if (result.status !== 200)
       span.setStatus({ code: SpanStatusCode.ERROR, message: result.error ?? undefined });
