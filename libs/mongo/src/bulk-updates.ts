@@ -39,34 +39,49 @@ export class BulkUpdates {
 }
 
 /**
- * Pure `$inc` updates of one document (same filter) become one update adding their sums: a hot
+ * `$inc` updates of one document (same filter) become one update adding their sums: a hot
  * document (the one affiliate every visit counts for) then costs one write per batch, not one
- * per event. Anything else keeps its place and order relative to updates of the same filter.
+ * per event. An update may also `$set` constant fields (the currency of a statistics bucket);
+ * it joins only updates setting exactly the same values, so the merged write ends as each of
+ * them would have. Anything else keeps its place and order relative to updates of the same
+ * filter.
  */
 export function mergeIncrements(items: Update[]): Update[] {
   const merged: Update[] = [];
-  const open = new Map<string, Record<string, number>>();
+  const open = new Map<string, { sets: string; sums: Record<string, number> }>();
   for (const item of items) {
     const key = JSON.stringify(item.filter);
-    const inc = item.update.$inc as Record<string, unknown> | undefined;
-    const onlyNumbers =
-      inc !== undefined &&
-      Object.keys(item.update).length === 1 &&
-      Object.values(inc).every((v) => typeof v === 'number');
-    if (!onlyNumbers) {
+    const inc = incrementsOf(item.update);
+    if (!inc) {
       open.delete(key); // a later $inc must not jump ahead of this update
       merged.push(item);
       continue;
     }
-    const sums = open.get(key);
-    if (sums) {
-      for (const [field, by] of Object.entries(inc as Record<string, number>))
-        sums[field] = (sums[field] ?? 0) + by;
+    const sets = JSON.stringify(item.update.$set ?? {});
+    const current = open.get(key);
+    if (current && current.sets === sets) {
+      for (const [field, by] of Object.entries(inc))
+        current.sums[field] = (current.sums[field] ?? 0) + by;
       continue;
     }
-    const fresh = { ...(inc as Record<string, number>) };
-    open.set(key, fresh);
-    merged.push({ filter: item.filter, update: { $inc: fresh } });
+    const sums = { ...inc };
+    open.set(key, { sets, sums });
+    merged.push({
+      filter: item.filter,
+      update: item.update.$set ? { $inc: sums, $set: item.update.$set } : { $inc: sums },
+    });
   }
   return merged;
+}
+
+/** The numeric `$inc` of an update made only of `$inc` (and maybe `$set`), else undefined. */
+function incrementsOf(update: Record<string, unknown>): Record<string, number> | undefined {
+  const { $inc, $set, ...rest } = update;
+  if (!$inc || Object.keys(rest).length > 0) return undefined;
+  if ($set !== undefined && (typeof $set !== 'object' || $set === null)) return undefined;
+  const inc = $inc as Record<string, unknown>;
+  if (!Object.values(inc).every((v) => typeof v === 'number')) return undefined;
+  // A field both set and incremented is refused by the server; never merge around it.
+  if ($set && Object.keys(inc).some((field) => field in ($set as object))) return undefined;
+  return inc as Record<string, number>;
 }

@@ -9,6 +9,8 @@ import type { Connection } from 'mongoose';
 
 interface Totals {
   count: number;
+  /** Documents the commands carried (inserted or updated, one for any other command). */
+  docs: number;
   totalMs: number;
   maxMs: number;
 }
@@ -21,11 +23,12 @@ export function collectCommandStats(connection: Connection, dbName: string): voi
   const file = process.env.MONGO_COMMAND_STATS_FILE;
   if (!file) return;
   const client = connection.getClient();
-  const started = new Map<number, { key: string; at: number }>();
+  const started = new Map<number, { key: string; docs: number; at: number }>();
   const totals = new Map<string, Totals>();
   client.on('commandStarted', (event) => {
     started.set(event.requestId, {
       key: keyOf(event.commandName, event.command),
+      docs: docsOf(event.command),
       at: performance.now(),
     });
   });
@@ -34,8 +37,9 @@ export function collectCommandStats(connection: Connection, dbName: string): voi
     if (!start) return;
     started.delete(event.requestId);
     const ms = performance.now() - start.at;
-    const t = totals.get(start.key) ?? { count: 0, totalMs: 0, maxMs: 0 };
+    const t = totals.get(start.key) ?? { count: 0, docs: 0, totalMs: 0, maxMs: 0 };
     t.count += 1;
+    t.docs += start.docs;
     t.totalMs += ms;
     t.maxMs = Math.max(t.maxMs, ms);
     totals.set(start.key, t);
@@ -66,6 +70,14 @@ function keyOf(name: string, command: Record<string, unknown>): string {
       ? ` n~${bucket(command.documents.length)}`
       : '';
   return `${collection} ${name} ${shape}${pipeline}${n}`;
+}
+
+function docsOf(command: Record<string, unknown>): number {
+  for (const field of ['updates', 'documents', 'deletes']) {
+    const list = command[field];
+    if (Array.isArray(list)) return list.length;
+  }
+  return 1;
 }
 
 function bucket(n: number): string {
