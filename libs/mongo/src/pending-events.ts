@@ -1,7 +1,8 @@
 /**
  * Outbox kept inside the aggregate's own document: the event is written in the same single-
  * document write as the state change (no transactions needed), relayed to JetStream, then
- * removed with `$pull` by its id. Removals of many events share one unordered `bulkWrite`.
+ * removed with `$pull` by its id. Removals of many events share one unordered `bulkWrite`, with
+ * one update per document.
  */
 import { metrics } from '@opentelemetry/api';
 import type { AnyBulkWriteOperation, Collection, Model } from 'mongoose';
@@ -45,10 +46,23 @@ function removerFor(collection: Collection): Batcher<Removal> {
     remover = new Batcher<Removal>({
       maxItems: 500,
       flush: async (items) => {
-        const ops = items.map((item): AnyBulkWriteOperation => ({
+        // The events of one write are published together: one `$pull` clears them all.
+        const byDocument = new Map<string, string[]>();
+        for (const { documentId, eventId } of items) {
+          const ids = byDocument.get(documentId);
+          if (ids) ids.push(eventId);
+          else byDocument.set(documentId, [eventId]);
+        }
+        const ops = [...byDocument].map(([documentId, eventIds]): AnyBulkWriteOperation => ({
           updateOne: {
-            filter: { _id: item.documentId },
-            update: { $pull: { [PENDING_EVENTS_FIELD]: { id: item.eventId } } } as never,
+            filter: { _id: documentId },
+            update: {
+              $pull: {
+                [PENDING_EVENTS_FIELD]: {
+                  id: eventIds.length === 1 ? eventIds[0] : { $in: eventIds },
+                },
+              },
+            } as never,
           },
         }));
         await collection.bulkWrite(ops as never, { ordered: false });
