@@ -51,12 +51,12 @@ export class OutboxRelay {
    * are left for the sweep. `flush()` waits for everything handed over so far.
    */
   relay(pending: PendingEvent[]): void {
-    for (const item of pending) {
-      const previous = this.chains.get(item.documentKey) ?? Promise.resolve();
-      const next = previous.then(() => this.publishOne(item));
-      this.chains.set(item.documentKey, next);
+    for (const [documentKey, items] of byDocument(pending)) {
+      const previous = this.chains.get(documentKey) ?? Promise.resolve();
+      const next = previous.then(() => this.publishInOrder(items));
+      this.chains.set(documentKey, next);
       void next.finally(() => {
-        if (this.chains.get(item.documentKey) === next) this.chains.delete(item.documentKey);
+        if (this.chains.get(documentKey) === next) this.chains.delete(documentKey);
       });
     }
   }
@@ -66,14 +66,29 @@ export class OutboxRelay {
     while (this.chains.size > 0) await Promise.all([...this.chains.values()]);
   }
 
-  private async publishOne(item: PendingEvent): Promise<void> {
-    try {
-      await this.publisher.publish(item.event, item.context);
-      await item.markPublished();
-    } catch (error) {
-      this.failures += 1;
-      this.log.warn({ err: error, eventId: item.event.id }, 'event publish deferred to sweep');
+  /**
+   * One document's events, in order; an event after a failed one waits for the sweep, so the
+   * order holds. The published ones are cleared together, which the store does in one write.
+   */
+  private async publishInOrder(items: PendingEvent[]): Promise<void> {
+    const published: PendingEvent[] = [];
+    for (const item of items) {
+      try {
+        await this.publisher.publish(item.event, item.context);
+        published.push(item);
+      } catch (error) {
+        this.deferred(error, item);
+        break;
+      }
     }
+    await Promise.all(
+      published.map((item) => item.markPublished().catch((error) => this.deferred(error, item))),
+    );
+  }
+
+  private deferred(error: unknown, item: PendingEvent): void {
+    this.failures += 1;
+    this.log.warn({ err: error, eventId: item.event.id }, 'event publish deferred to sweep');
   }
 
   /** Sweep events that have waited longer than `graceMs` (so in-flight relays are not raced). */
@@ -119,4 +134,15 @@ export class OutboxRelay {
     await this.sweeping;
     await this.flush();
   }
+}
+
+/** Events grouped by the document that stored them, each group in the order given. */
+function byDocument(pending: PendingEvent[]): Map<string, PendingEvent[]> {
+  const groups = new Map<string, PendingEvent[]>();
+  for (const item of pending) {
+    const group = groups.get(item.documentKey);
+    if (group) group.push(item);
+    else groups.set(item.documentKey, [item]);
+  }
+  return groups;
 }

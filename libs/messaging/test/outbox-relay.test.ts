@@ -38,3 +38,47 @@ describe('the outbox sweep', () => {
     expect(calls.length).toBeGreaterThanOrEqual(5);
   });
 });
+
+describe('relaying the events of one write', () => {
+  /** A document's events; `failOn`: the id the publisher refuses. Records what happened, in order. */
+  function oneDocument(ids: string[], failOn?: string) {
+    const log: string[] = [];
+    const publisher = {
+      publish: async (event: { id: string }) => {
+        if (event.id === failOn) throw new Error('broker away');
+        log.push(`publish ${event.id}`);
+      },
+    } as unknown as EventPublisher;
+    const pending = ids.map((id) => ({
+      event: { id } as never,
+      context: {},
+      documentKey: 'things:1',
+      markPublished: async () => {
+        log.push(`clear ${id}`);
+      },
+    }));
+    const store: PendingEventStore = { findPending: async () => [] };
+    return { log, pending, relay: new OutboxRelay(publisher, store, createLogger('t', 'silent')) };
+  }
+
+  it('publishes them in order, then clears them together (one write for the store)', async () => {
+    const { log, pending, relay } = oneDocument(['e1', 'e2', 'e3']);
+    relay.relay(pending);
+    await relay.flush();
+    expect(log).toEqual([
+      'publish e1',
+      'publish e2',
+      'publish e3',
+      'clear e1',
+      'clear e2',
+      'clear e3',
+    ]);
+  });
+
+  it('leaves the failed event and every later one to the sweep, so their order holds', async () => {
+    const { log, pending, relay } = oneDocument(['e1', 'e2', 'e3'], 'e2');
+    relay.relay(pending);
+    await relay.flush();
+    expect(log).toEqual(['publish e1', 'clear e1']);
+  });
+});

@@ -29,11 +29,16 @@ afterAll(async () => {
 
 const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second)).toISOString();
 
+interface StoredCopy {
+  updated_at: string;
+  view: { name?: string; first_name?: string };
+}
+
 const storedView = async (kind: 'affiliates' | 'campaigns', merchantId: string, id: string) =>
-  (await models[kind].findOne({ _id: id, merchant_id: merchantId }).lean().exec()) as {
-    updated_at: string;
-    view: { name?: string; first_name?: string };
-  } | null;
+  (await (models[kind] as CatalogModels['campaigns'])
+    .findOne({ _id: id, merchant_id: merchantId })
+    .lean()
+    .exec()) as StoredCopy | null;
 
 function versions(): { campaign: CampaignView[]; affiliate: AffiliateView[] } {
   const campaign = campaignView({ updated_at: at(1) });
