@@ -58,7 +58,7 @@ export function startTelemetry(defaultServiceName: string): void {
 
 /**
  * Which auto-instrumentations run. Without an exporter no span is ever recorded, so the leaf
- * spans of Redis and Express-layer calls would be built only to be dropped: off then. What
+ * spans of Redis calls and Express layers would be built only to be dropped: not built then. What
  * carries trace context stays on in both modes: incoming HTTP (a caller's `traceparent` is
  * continued), our own NATS spans and headers (libs/messaging) and webhook delivery spans, trace
  * ids in the logs (pino), and MongoDB's, whose pool metrics `/metrics` serves (its spans:
@@ -77,12 +77,23 @@ function instrumentationConfig(exporting: boolean) {
     '@opentelemetry/instrumentation-router': { enabled: false },
     // Outgoing requests are webhook deliveries, which carry their own span and `traceparent`.
     '@opentelemetry/instrumentation-http': { disableOutgoingRequestInstrumentation: !exporting },
-    '@opentelemetry/instrumentation-express': { enabled: exporting },
+    // Express names the route on the HTTP server metrics (`http_route`), so it always runs;
+    // without an exporter every layer is "ignored": the route is still named, no span built.
+    '@opentelemetry/instrumentation-express': exporting ? {} : { ignoreLayersType: EVERY_LAYER },
     '@opentelemetry/instrumentation-ioredis': { enabled: exporting },
   };
 }
 
 type Instrumentation = ReturnType<typeof getNodeAutoInstrumentations>[number];
+type ExpressConfig = NonNullable<
+  NonNullable<
+    Parameters<typeof getNodeAutoInstrumentations>[0]
+  >['@opentelemetry/instrumentation-express']
+>;
+/** The values of the instrumentation's `ExpressLayerType` enum (not a dependency of ours). */
+const EVERY_LAYER = ['router', 'middleware', 'request_handler'] as unknown as NonNullable<
+  ExpressConfig['ignoreLayersType']
+>;
 
 /**
  * The MongoDB instrumentation builds each command's span (its attributes include the serialized
