@@ -41,12 +41,12 @@ export class WrittenVersions {
   }
 
   /** Whether `version` (an ISO `updated_at`) is at or below a version written here. */
-  has(kind: CatalogKind, merchantId: string, id: string, version: string): boolean {
+  private has(kind: CatalogKind, merchantId: string, id: string, version: string): boolean {
     const written = this.versions.get(keyOf(kind, merchantId, id));
     return written !== undefined && version <= written;
   }
 
-  add(kind: CatalogKind, merchantId: string, id: string, version: string): void {
+  private add(kind: CatalogKind, merchantId: string, id: string, version: string): void {
     const key = keyOf(kind, merchantId, id);
     const written = this.versions.get(key);
     if (written !== undefined && written >= version) return;
