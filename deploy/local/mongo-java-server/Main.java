@@ -7,7 +7,9 @@
 // an index only when a query's fields are exactly the index's, so `{_id, merchant_id, state}` (a
 // conditional update) scanned the whole collection. The collections below answer any query that
 // pins `_id` from the `_id` index and match the rest of the query on what it finds: the same
-// results, found as MongoDB finds them.
+// results, found as MongoDB finds them. Likewise a query of exactly a unique index's fields with
+// one `$in` among them (`{merchant_id, customer_key: {$in: [...]}}`, a batch of look-ups by key)
+// is answered by one index look-up per value instead of a scan.
 import de.bwaldvogel.mongo.MongoBackend;
 import de.bwaldvogel.mongo.MongoCollection;
 import de.bwaldvogel.mongo.MongoDatabase;
@@ -28,8 +30,13 @@ import de.bwaldvogel.mongo.backend.memory.MemoryCollection;
 import de.bwaldvogel.mongo.backend.memory.MemoryDatabase;
 import de.bwaldvogel.mongo.bson.Document;
 import java.lang.reflect.Constructor;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.h2.mvstore.MVMap;
 import org.h2.mvstore.MVStore;
 import org.h2.mvstore.type.ObjectDataType;
@@ -74,6 +81,45 @@ public class Main {
         return null;
     }
 
+    /**
+     * `{a: 1, b: {$in: [x, y]}}` as `{a: 1, b: x}` and `{a: 1, b: y}`: a query with exactly one
+     * `$in` of plain values (strings, numbers) and plain values elsewhere; null for anything else.
+     */
+    static List<Document> pointQueries(Document query) {
+        if (query == null || query.size() < 2) return null;
+        String inField = null;
+        List<Object> values = null;
+        for (Map.Entry<String, Object> entry : query.entrySet()) {
+            Object value = entry.getValue();
+            if (entry.getKey().startsWith("$") || value instanceof Collection<?>) return null;
+            if (!(value instanceof Document condition)) continue;
+            if (inField != null || condition.size() != 1 || !(condition.get("$in") instanceof Collection<?> in)) return null;
+            inField = entry.getKey();
+            values = new ArrayList<>(in);
+        }
+        if (inField == null || values.isEmpty()) return null;
+        List<Document> points = new ArrayList<>(values.size());
+        for (Object value : values) {
+            if (!(value instanceof String || value instanceof Number)) return null;
+            Document point = new Document(query);
+            point.put(inField, value);
+            points.add(point);
+        }
+        return points;
+    }
+
+    /** Where the documents of every point query are, from one index that answers them all; or null. */
+    static <P> Iterable<P> pointPositions(List<Index<P>> indexes, List<Document> points) {
+        if (points == null) return null;
+        for (Index<P> index : indexes) {
+            if (!index.canHandle(points.get(0))) continue;
+            Set<P> positions = new LinkedHashSet<>();
+            for (Document point : points) for (P position : index.getPositions(point)) positions.add(position);
+            return positions;
+        }
+        return null;
+    }
+
     static final class IdFirstMemoryBackend extends MemoryBackend {
         @Override
         public MemoryDatabase openOrCreateDatabase(String name) {
@@ -95,8 +141,10 @@ public class Main {
         protected QueryResult queryDocuments(Document query, Document orderBy, int skip, int limit, int batchSize, Document projection) {
             Document idOnly = idPart(query);
             Index<Integer> index = idOnly == null ? null : idIndex(getIndexes(), idOnly);
-            if (index == null) return super.queryDocuments(query, orderBy, skip, limit, batchSize, projection);
-            return matchDocuments(query, index.getPositions(idOnly), orderBy, skip, limit, batchSize, projection);
+            if (index != null) return matchDocuments(query, index.getPositions(idOnly), orderBy, skip, limit, batchSize, projection);
+            Iterable<Integer> points = pointPositions(getIndexes(), pointQueries(query));
+            if (points != null) return matchDocuments(query, points, orderBy, skip, limit, batchSize, projection);
+            return super.queryDocuments(query, orderBy, skip, limit, batchSize, projection);
         }
     }
 
@@ -200,8 +248,10 @@ public class Main {
         protected QueryResult queryDocuments(Document query, Document orderBy, int skip, int limit, int batchSize, Document projection) {
             Document idOnly = idPart(query);
             Index<Object> index = idOnly == null ? null : idIndex(getIndexes(), idOnly);
-            if (index == null) return super.queryDocuments(query, orderBy, skip, limit, batchSize, projection);
-            return matchDocuments(query, index.getPositions(idOnly), orderBy, skip, limit, batchSize, projection);
+            if (index != null) return matchDocuments(query, index.getPositions(idOnly), orderBy, skip, limit, batchSize, projection);
+            Iterable<Object> points = pointPositions(getIndexes(), pointQueries(query));
+            if (points != null) return matchDocuments(query, points, orderBy, skip, limit, batchSize, projection);
+            return super.queryDocuments(query, orderBy, skip, limit, batchSize, projection);
         }
     }
 }

@@ -5,3 +5,4 @@ export * from './tenant-repository';
 export * from './bulk-updates';
 export * from './readiness';
 export * from './newest-index';
+export * from './batched-lookup';

@@ -4,6 +4,7 @@
  */
 import { Schema, type Connection, type Model } from 'mongoose';
 import { Batcher } from '@aff/messaging';
+import { BatchedLookup } from './batched-lookup';
 import { isDuplicateKeyError } from './connection';
 
 interface ProcessedEventDoc {
@@ -15,6 +16,8 @@ export class ProcessedEvents {
   private readonly model: Model<ProcessedEventDoc>;
   /** Records of concurrent handlers share one unordered insert. */
   private readonly records: Batcher<ProcessedEventDoc>;
+  /** Checks of concurrent handlers share one `find` by `_id`. */
+  private readonly seen: BatchedLookup<true>;
 
   /**
    * `onRecordFailed`: told when a record could not be written after its event was applied (the
@@ -32,6 +35,13 @@ export class ProcessedEvents {
       (connection.models.ProcessedEvent as Model<ProcessedEventDoc> | undefined) ??
       connection.model<ProcessedEventDoc>('ProcessedEvent', schema, 'processed_events');
     const model = this.model;
+    this.seen = new BatchedLookup(async (ids) => {
+      const found = await model
+        .find({ _id: { $in: ids } }, { _id: 1 })
+        .lean<{ _id: string }[]>()
+        .exec();
+      return new Map(found.map((doc) => [doc._id, true as const]));
+    });
     this.records = new Batcher<ProcessedEventDoc>({
       flush: async (docs) => {
         try {
@@ -47,7 +57,7 @@ export class ProcessedEvents {
   }
 
   async has(consumer: string, eventId: string): Promise<boolean> {
-    return (await this.model.exists({ _id: `${consumer}:${eventId}` })) !== null;
+    return (await this.seen.get(`${consumer}:${eventId}`)) !== null;
   }
 
   async record(consumer: string, eventId: string): Promise<void> {

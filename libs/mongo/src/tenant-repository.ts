@@ -12,6 +12,7 @@ import {
   toStoredPendingEvent,
   type StoredPendingEvent,
 } from './pending-events';
+import { BatchedLookup } from './batched-lookup';
 
 export interface TenantRecord {
   _id: string;
@@ -35,6 +36,8 @@ const NEWEST_FIRST = { created_at: -1, _id: -1 } as const;
 export class TenantRepository<T extends TenantRecord> {
   /** Inserts that arrive together share one unordered `insertMany`. */
   private readonly inserts: Batcher<T>;
+  /** Batched reads by a unique field, one per field asked for (see `findByUnique`). */
+  private readonly uniqueReads = new Map<string, BatchedLookup<T>>();
 
   constructor(readonly model: Model<T>) {
     this.inserts = new Batcher<T>({ flush: (docs) => insertManyUnordered(model, docs) });
@@ -52,6 +55,42 @@ export class TenantRepository<T extends TenantRecord> {
       .findOne({ ...filter, merchant_id: merchantId })
       .lean<T>()
       .exec();
+  }
+
+  /**
+   * The record whose `field` (unique per merchant, and indexed so with `merchant_id`) is `value`.
+   * Concurrent calls share one `find` per merchant with `$in`: a hot consumer's look-ups by key
+   * become one command per batch.
+   */
+  async findByUnique(merchantId: string, field: string, value: string): Promise<T | null> {
+    let reads = this.uniqueReads.get(field);
+    if (!reads) {
+      reads = new BatchedLookup<T>((keys) => this.loadByUnique(field, keys));
+      this.uniqueReads.set(field, reads);
+    }
+    return reads.get(JSON.stringify([merchantId, value]));
+  }
+
+  private async loadByUnique(field: string, keys: string[]): Promise<Map<string, T>> {
+    const valuesByMerchant = new Map<string, string[]>();
+    for (const key of keys) {
+      const [merchantId, value] = JSON.parse(key) as [string, string];
+      valuesByMerchant.set(merchantId, [...(valuesByMerchant.get(merchantId) ?? []), value]);
+    }
+    const found = new Map<string, T>();
+    await Promise.all(
+      [...valuesByMerchant].map(async ([merchantId, values]) => {
+        const records = await this.model
+          .find({ merchant_id: merchantId, [field]: { $in: values } } as FilterQuery<T>)
+          .lean<T[]>()
+          .exec();
+        for (const record of records) {
+          const value = (record as Record<string, unknown>)[field];
+          found.set(JSON.stringify([merchantId, value]), record);
+        }
+      }),
+    );
+    return found;
   }
 
   async findMany(merchantId: string, filter: FilterQuery<T>, limit = 1000): Promise<T[]> {

@@ -35,7 +35,8 @@ export class ReferralRepository implements ReferralStore {
   }
 
   findByCustomer(merchantId: string, processorCustomerId: string): Promise<ReferralRecord | null> {
-    return this.repo.findOne(merchantId, { customer_key: customerKey(processorCustomerId) });
+    // Batched with the look-ups of the other partitions' events (one `$in` read per batch).
+    return this.repo.findByUnique(merchantId, 'customer_key', customerKey(processorCustomerId));
   }
 
   async page(
