@@ -82,7 +82,9 @@ export class TenantRepository<T extends TenantRecord> {
     const valuesByMerchant = new Map<string, string[]>();
     for (const key of keys) {
       const [merchantId, value] = JSON.parse(key) as [string, string];
-      valuesByMerchant.set(merchantId, [...(valuesByMerchant.get(merchantId) ?? []), value]);
+      const values = valuesByMerchant.get(merchantId);
+      if (values) values.push(value);
+      else valuesByMerchant.set(merchantId, [value]);
     }
     const found = new Map<string, T>();
     await Promise.all(
