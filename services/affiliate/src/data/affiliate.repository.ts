@@ -14,6 +14,10 @@ export class AffiliateRepository
     super(repo, relay);
   }
 
+  findByIdBatched(merchantId: string, id: string): Promise<AffiliateRecord | null> {
+    return this.repo.findByUnique(merchantId, '_id', id);
+  }
+
   findByIds(merchantId: string, ids: string[]): Promise<AffiliateRecord[]> {
     return this.repo.findMany(merchantId, { _id: { $in: ids } });
   }

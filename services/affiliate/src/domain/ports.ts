@@ -60,6 +60,11 @@ export interface AffiliateFilters {
 }
 
 export interface AffiliateStore extends OutboxStore<AffiliateRecord> {
+  /**
+   * `findById` for consumers handling many events at once: look-ups made together share one
+   * read, and callers asking for the same affiliate share one record, so treat it as read-only.
+   */
+  findByIdBatched(merchantId: string, id: string): Promise<AffiliateRecord | null>;
   findByIds(merchantId: string, ids: string[]): Promise<AffiliateRecord[]>;
   /** The affiliate holding `email`, other than `exceptId`. */
   findByEmail(

@@ -62,7 +62,11 @@ export class AffiliateMailer {
     return this.once.sendOnce(
       `commission-created-${event.id}`,
       async () => {
-        const affiliate = await this.affiliates.findById(event.merchant_id, data.sale.affiliate.id);
+        // A burst of commissions (often of one affiliate) shares one read.
+        const affiliate = await this.affiliates.findByIdBatched(
+          event.merchant_id,
+          data.sale.affiliate.id,
+        );
         if (!affiliate?.receive_new_commission_notifications) return null;
         return commissionMail({
           to: affiliate.email,

@@ -1,13 +1,15 @@
 /**
  * Sends at most one mail per key (an event id): a unique insert claims the key before sending.
  * A failed send releases the claim and is retried (nak); a claim left by a process that died
- * mid-send is never resent, because the mail may already be out.
+ * mid-send is never resent, because the mail may already be out. The claims and the results of
+ * mails sent at the same time share one write each (an unordered insert, a bulk update).
  */
 import { randomUUID } from 'node:crypto';
 import type { Model } from 'mongoose';
 import { AppError } from '@aff/api';
 import type { Logger } from '@aff/logging';
-import { isDuplicateKeyError } from '@aff/mongo';
+import { Batcher } from '@aff/messaging';
+import { BulkUpdates, insertManyUnordered, isDuplicateKeyError } from '@aff/mongo';
 import type { SentMailRecord } from '../data/sent-mail.schema';
 import type { MailMessage, MailTransport } from './mail-transport';
 
@@ -17,12 +19,18 @@ export type SendOutcome = 'sent' | 'skipped' | 'duplicate';
 const IN_FLIGHT_MS = 2 * 60_000;
 
 export class OnceMailer {
+  private readonly claims: Batcher<SentMailRecord>;
+  private readonly results = new BulkUpdates();
+
   constructor(
     private readonly log: Model<SentMailRecord>,
     private readonly transport: MailTransport,
     private readonly domain: string,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    // A duplicate key fails only its own claim (see insertManyUnordered).
+    this.claims = new Batcher<SentMailRecord>({ flush: (docs) => insertManyUnordered(log, docs) });
+  }
 
   /** `compose` runs only under the claim; it returns null when there is nothing to send. */
   async sendOnce(
@@ -42,27 +50,26 @@ export class OnceMailer {
       if (error instanceof AppError) throw error;
       throw new AppError('unavailable', `Mail not sent: ${(error as Error).message}`);
     }
-    await this.log
-      .updateOne(
-        { _id: key, claim },
-        {
-          $set: {
-            state: message ? 'sent' : 'skipped',
-            sent_at: message ? this.now() : null,
-            to: message?.to ?? null,
-            subject: message?.subject ?? null,
-          },
+    await this.results.updateOne(
+      this.log,
+      { _id: key, claim },
+      {
+        $set: {
+          state: message ? 'sent' : 'skipped',
+          sent_at: message ? this.now() : null,
+          to: message?.to ?? null,
+          subject: message?.subject ?? null,
         },
-      )
-      .exec();
+      },
+    );
     if (message) logger.info({ mail: key }, 'mail sent');
     return message ? 'sent' : 'skipped';
   }
 
   private async claim(key: string, claim: string): Promise<'claimed' | 'duplicate'> {
     try {
-      await this.log.collection.insertOne({
-        _id: key as never,
+      await this.claims.push({
+        _id: key,
         state: 'sending',
         claim,
         claimed_at: this.now(),
