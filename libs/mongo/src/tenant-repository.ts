@@ -32,13 +32,6 @@ export interface WriteResult<T> {
 }
 
 const NEWEST_FIRST = { created_at: -1, _id: -1 } as const;
-/**
- * Reads leave out the outbox: no caller uses it (the relay keeps what it publishes), and a
- * record whose events are not cleared yet is several times its own size (a charge's
- * attribution carries the referral, affiliate and campaign views), all of it serialized by the
- * server and parsed here for nothing.
- */
-const WITHOUT_OUTBOX = { [PENDING_EVENTS_FIELD]: 0 } as const;
 
 export class TenantRepository<T extends TenantRecord> {
   /** Inserts that arrive together share one unordered `insertMany`. */
@@ -52,14 +45,14 @@ export class TenantRepository<T extends TenantRecord> {
 
   async findById(merchantId: string, id: string): Promise<T | null> {
     return this.model
-      .findOne({ _id: id, merchant_id: merchantId } as FilterQuery<T>, WITHOUT_OUTBOX)
+      .findOne({ _id: id, merchant_id: merchantId } as FilterQuery<T>)
       .lean<T>()
       .exec();
   }
 
   async findOne(merchantId: string, filter: FilterQuery<T>): Promise<T | null> {
     return this.model
-      .findOne({ ...filter, merchant_id: merchantId }, WITHOUT_OUTBOX)
+      .findOne({ ...filter, merchant_id: merchantId })
       .lean<T>()
       .exec();
   }
@@ -90,10 +83,7 @@ export class TenantRepository<T extends TenantRecord> {
     await Promise.all(
       [...valuesByMerchant].map(async ([merchantId, values]) => {
         const records = await this.model
-          .find(
-            { merchant_id: merchantId, [field]: { $in: values } } as FilterQuery<T>,
-            WITHOUT_OUTBOX,
-          )
+          .find({ merchant_id: merchantId, [field]: { $in: values } } as FilterQuery<T>)
           .lean<T[]>()
           .exec();
         for (const record of records) {
@@ -107,7 +97,7 @@ export class TenantRepository<T extends TenantRecord> {
 
   async findMany(merchantId: string, filter: FilterQuery<T>, limit = 1000): Promise<T[]> {
     return this.model
-      .find({ ...filter, merchant_id: merchantId }, WITHOUT_OUTBOX)
+      .find({ ...filter, merchant_id: merchantId })
       .sort(NEWEST_FIRST)
       .limit(limit)
       .lean<T[]>()
@@ -122,13 +112,7 @@ export class TenantRepository<T extends TenantRecord> {
   ): Promise<Page<T>> {
     const scoped = { ...filter, merchant_id: merchantId } as FilterQuery<T>;
     const [items, total] = await Promise.all([
-      this.model
-        .find(scoped, WITHOUT_OUTBOX)
-        .sort(NEWEST_FIRST)
-        .skip(skip)
-        .limit(limit)
-        .lean<T[]>()
-        .exec(),
+      this.model.find(scoped).sort(NEWEST_FIRST).skip(skip).limit(limit).lean<T[]>().exec(),
       this.model.countDocuments(scoped).exec(),
     ]);
     return { items, total };
@@ -178,7 +162,9 @@ export class TenantRepository<T extends TenantRecord> {
       .findOneAndUpdate(
         { ...condition, _id: id, merchant_id: merchantId } as FilterQuery<T>,
         withEvents,
-        { new: true, projection: WITHOUT_OUTBOX },
+        {
+          new: true,
+        },
       )
       .lean<T>()
       .exec();
