@@ -90,6 +90,26 @@ describe('OnceMailer', () => {
     expect(await sent.findById(key).lean()).toMatchObject({ state: 'sent', to: 'a@example.com' });
   });
 
+  it('sends mails asked for at once each once, one of two racing attempts at one key', async () => {
+    const transport = new RecordingTransport();
+    const mailer = new OnceMailer(sent, transport, 'example.test', now);
+    const keys = Array.from({ length: 8 }, () => `k-${randomUUID()}`);
+    // Claimed and recorded together (one insert, one bulk update), each answered on its own.
+    const outcomes = await Promise.allSettled(
+      [...keys, keys[0]!].map((key) => mailer.sendOnce(key, async () => message, log)),
+    );
+    expect(outcomes.slice(0, 8).map((outcome) => outcome.status)).toEqual(
+      Array(8).fill('fulfilled'),
+    );
+    // The second attempt at the first key found it claimed and in flight: retried later.
+    expect(outcomes[8]).toMatchObject({ status: 'rejected', reason: { code: 'unavailable' } });
+    expect(transport.mails.map((mail) => mail.messageId).sort()).toEqual(
+      keys.map((key) => `<${key}@example.test>`).sort(),
+    );
+    const records = await sent.find({ _id: { $in: keys } }).lean();
+    expect(records.map((record) => record.state)).toEqual(Array(8).fill('sent'));
+  });
+
   it('records a mail with nothing to say as skipped, without sending', async () => {
     const transport = new RecordingTransport();
     const mailer = new OnceMailer(sent, transport, 'example.test', now);
