@@ -10,7 +10,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { RunningSystem } from '../system';
 import { call, prepareAffiliate, sendProcessor, type BenchMerchant } from './money-bench';
 import { inPool, percentile } from './pool';
-import { settleCpu } from './settle';
+import { describeSettle, settleCpu } from './settle';
 
 export interface ChargeBenchFigures {
   customers: number;
@@ -56,7 +56,7 @@ export async function benchCharges(
   // The customers' fan-out (counters, webhooks) drains first, so the clock measures charges.
   const settle = await settleCpu();
   opts.log(
-    `charge bench: settled in ${(settle.waitedMs / 1000).toFixed(1)} s${settle.settled ? '' : ' (not idle; measuring anyway)'}; ${opts.customers} charges piled up while tracking and commission are stopped`,
+    `charge bench: ${describeSettle(settle)}; ${opts.customers} charges piled up while tracking and commission are stopped`,
   );
   await Promise.all([system.stopProcess('tracking'), system.stopProcess('commission')]);
   const charge = (customer: string) =>
@@ -85,7 +85,7 @@ export async function benchCharges(
   // meanwhile measures that backlog, not a steady 20 charges/s.
   const settled = await settleCpu();
   opts.log(
-    `charge bench: settled in ${(settled.waitedMs / 1000).toFixed(1)} s${settled.settled ? '' : ' (not idle; measuring anyway)'}; ${opts.steadyRate} charges/s for ${opts.steadySeconds} s`,
+    `charge bench: ${describeSettle(settled)}; ${opts.steadyRate} charges/s for ${opts.steadySeconds} s`,
   );
   const steady = await steadyCharges(gw, merchant, customers, opts);
   return {

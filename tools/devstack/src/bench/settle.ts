@@ -39,6 +39,12 @@ export async function settleCpu(
   return { waitedMs: Date.now() - started, settled: false };
 }
 
+/** "settled in 2.5 s", or that it gave up: for the bench's progress lines. */
+export function describeSettle(settle: { waitedMs: number; settled: boolean }): string {
+  const waited = `settled in ${(settle.waitedMs / 1000).toFixed(1)} s`;
+  return settle.settled ? waited : `${waited} (not idle; measuring anyway)`;
+}
+
 /** Jiffies of all CPUs together, from the first line of /proc/stat (idle includes iowait). */
 function cpuTimes(): { total: number; idle: number } {
   const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1);
