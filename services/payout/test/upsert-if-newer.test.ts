@@ -79,3 +79,20 @@ it('keeps the newest version when first inserts of one record race', async () =>
   expect(docs).toHaveLength(ids.length);
   expect(docs.map((doc) => doc.amount)).toEqual(ids.map(() => 3));
 });
+
+it('gives each of the writes sent together its own outcome', async () => {
+  const [stale, fresh, newer] = [randomUUID(), randomUUID(), randomUUID()];
+  await upsertIfNewer(model, version(stale, 5, '2026-11-05T00:00:00Z'));
+  await upsertIfNewer(model, version(newer, 5, '2026-11-05T00:00:00Z'));
+  // Called in one turn, so they leave in one unordered bulk write: the stale one's collision
+  // must fail only itself.
+  const outcomes = await Promise.all([
+    upsertIfNewer(model, version(stale, 2, '2026-11-02T00:00:00Z')),
+    upsertIfNewer(model, version(fresh, 7, '2026-11-07T00:00:00Z'), { listed: false }),
+    upsertIfNewer(model, version(newer, 6, '2026-11-06T00:00:00Z')),
+  ]);
+  expect(outcomes).toEqual([false, true, true]);
+  expect(await stored(stale)).toMatchObject({ amount: 5 });
+  expect(await stored(fresh)).toMatchObject({ amount: 7, listed: false });
+  expect(await stored(newer)).toMatchObject({ amount: 6 });
+});

@@ -24,6 +24,10 @@ export function startCommissionConsumer(
   // In order per affiliate: a payout bundles one affiliate's commissions and is refreshed
   // whole, so two refreshes of one payout must not interleave. Affiliates run concurrently.
   const byAffiliate = (data: CommissionView) => data.sale?.affiliate.id ?? data.id;
+  // A created event never refreshes a payout (see ReadModels.applyCommission) and its copy is
+  // versioned, so it needs no lane of its affiliate: a busy affiliate's new commissions are
+  // applied side by side, and their writes share one bulk write.
+  const byCommission = (data: CommissionView) => data.id;
   return startConsumer(nc, {
     stream: STREAMS.commission.name,
     durable: 'payout-commissions',
@@ -36,7 +40,7 @@ export function startCommissionConsumer(
         'commission.voided': apply,
       },
       {
-        'commission.created': byAffiliate,
+        'commission.created': byCommission,
         'commission.updated': byAffiliate,
         'commission.paid': byAffiliate,
         'commission.voided': byAffiliate,

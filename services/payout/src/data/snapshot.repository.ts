@@ -26,7 +26,7 @@ export class SnapshotRepository<R extends SnapshotRecord<unknown>> implements Sn
    * that the owner's own events (one consumer, in order) stay the only writer of updates.
    */
   async seed(record: R): Promise<void> {
-    const key = `${record.merchant_id}:${record._id}`;
+    const key = seededKey(record.merchant_id, record._id);
     if (this.seeded.has(key)) return;
     try {
       await this.model.create(record);
@@ -35,6 +35,10 @@ export class SnapshotRepository<R extends SnapshotRecord<unknown>> implements Sn
     }
     if (this.seeded.size >= SEEDED_MEMORY) this.seeded = new Set();
     this.seeded.add(key);
+  }
+
+  hasSeeded(merchantId: string, id: string): boolean {
+    return this.seeded.has(seededKey(merchantId, id));
   }
 
   async findById(merchantId: string, id: string): Promise<R | null> {
@@ -51,4 +55,8 @@ export class SnapshotRepository<R extends SnapshotRecord<unknown>> implements Sn
       .lean<R[]>()
       .exec();
   }
+}
+
+function seededKey(merchantId: string, id: string): string {
+  return `${merchantId}:${id}`;
 }

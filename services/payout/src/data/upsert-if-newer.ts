@@ -1,11 +1,13 @@
 /**
  * Writes a read-model record from an event unless the stored copy is newer: events of one
  * record can arrive late, twice or out of order, and replaying any of them must change nothing.
- * One conditional upsert does it (a round trip per event, as the read models apply every
- * commission, affiliate and campaign event they see).
+ * One conditional upsert does it, and the upserts of events handled at once share one unordered
+ * `bulkWrite` per collection (the read models apply every commission, affiliate and campaign
+ * event they see, so a round trip each was most of this service's work per commission).
  */
 import type { Model } from 'mongoose';
-import { isDuplicateKeyError } from '@aff/mongo';
+import { Batcher } from '@aff/messaging';
+import { failuresByIndex, isDuplicateKeyError } from '@aff/mongo';
 
 interface Versioned {
   _id: string;
@@ -13,9 +15,21 @@ interface Versioned {
   updated_at: Date;
 }
 
+interface ConditionalUpsert {
+  filter: Record<string, unknown>;
+  update: Record<string, unknown>;
+}
+
+/** One batcher per collection: a bulk write addresses one. */
+const upsertsByModel = new WeakMap<Model<never>, Batcher<ConditionalUpsert, void>>();
+
 /**
  * `fields` are what the event says; `onInsert` are set only when the record is new (fields the
  * events never own). Returns whether the event was applied (false: the stored copy is newer).
+ *
+ * The record goes to the driver as it is, without mongoose casting: callers pass every field of
+ * the schema with its stored type (dates as `Date`), so an inserted copy has what the schema's
+ * defaults would have given it.
  */
 export async function upsertIfNewer<T extends Versioned>(
   model: Model<T>,
@@ -27,15 +41,38 @@ export async function upsertIfNewer<T extends Versioned>(
   const set = { $set: { ...fields, updated_at } };
   const update = Object.keys(onInsert).length > 0 ? { ...set, $setOnInsert: onInsert } : set;
   try {
-    // No stored copy at or before this version: the upsert inserts one, and its `_id` collides
-    // when a newer copy is stored.
-    const result = await model.updateOne(filter as never, update as never, { upsert: true }).exec();
-    return result.matchedCount > 0 || result.upsertedCount > 0;
+    // Matched (the stored copy is older or the same) or inserted (there was none): applied.
+    // A stored newer copy fails the filter, so the upsert tries an insert whose `_id` collides.
+    await upsertsOf(model).push({ filter, update });
+    return true;
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;
   }
   // The collision may also be a concurrent first insert of this record (MongoDB retries such an
   // upsert itself, not every server does): the copy that won is updated if it is older.
-  const result = await model.updateOne(filter as never, set as never).exec();
+  const result = await model.collection.updateOne(filter as never, set as never);
   return result.matchedCount > 0;
+}
+
+function upsertsOf<T>(model: Model<T>): Batcher<ConditionalUpsert, void> {
+  const key = model as unknown as Model<never>;
+  let batcher = upsertsByModel.get(key);
+  if (!batcher) {
+    batcher = new Batcher<ConditionalUpsert, void>({
+      // Each operation keeps its own outcome: one record's collision fails only its caller.
+      flush: async (items) => {
+        const operations = items.map(({ filter, update }) => ({
+          updateOne: { filter, update, upsert: true },
+        }));
+        try {
+          await model.collection.bulkWrite(operations as never, { ordered: false });
+          return items.map(() => undefined);
+        } catch (error) {
+          return failuresByIndex(error, items.length);
+        }
+      },
+    });
+    upsertsByModel.set(key, batcher);
+  }
+  return batcher;
 }

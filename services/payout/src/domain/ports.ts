@@ -142,6 +142,8 @@ export interface SnapshotStore<R extends SnapshotRecord<unknown>> {
   save(record: R): Promise<boolean>;
   /** Keeps a copy only when there is none. */
   seed(record: R): Promise<void>;
+  /** Whether this process has seeded (or found) the copy already, so a seed would change nothing. */
+  hasSeeded(merchantId: string, id: string): boolean;
   findById(merchantId: string, id: string): Promise<R | null>;
   findByIds(merchantId: string, ids: string[]): Promise<R[]>;
 }
