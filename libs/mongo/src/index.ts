@@ -6,3 +6,5 @@ export * from './bulk-updates';
 export * from './readiness';
 export * from './newest-index';
 export * from './batched-lookup';
+export * from './bulk-failures';
+export * from './conditional-upserts';

@@ -13,6 +13,8 @@ import {
   type StoredPendingEvent,
 } from './pending-events';
 import { BatchedLookup } from './batched-lookup';
+import { ConditionalUpserts } from './conditional-upserts';
+import { failuresByIndex } from './bulk-failures';
 
 export interface TenantRecord {
   _id: string;
@@ -38,6 +40,8 @@ export class TenantRepository<T extends TenantRecord> {
   private readonly inserts: Batcher<T>;
   /** Batched reads by a unique field, one per field asked for (see `findByUnique`). */
   private readonly uniqueReads = new Map<string, BatchedLookup<T>>();
+  /** Conditional updates that arrive together share one unordered `bulkWrite` (see `applyIf`). */
+  private readonly conditionalUpdates = new ConditionalUpserts();
 
   constructor(readonly model: Model<T>) {
     this.inserts = new Batcher<T>({ flush: (docs) => insertManyUnordered(model, docs) });
@@ -153,15 +157,10 @@ export class TenantRepository<T extends TenantRecord> {
     context: EventContext = {},
   ): Promise<WriteResult<T> | null> {
     const stored = events.map((event) => toStoredPendingEvent(event, context));
-    const withEvents = (
-      stored.length > 0
-        ? { ...update, $push: { [PENDING_EVENTS_FIELD]: { $each: stored } } }
-        : update
-    ) as UpdateQuery<T>;
     const record = await this.model
       .findOneAndUpdate(
         { ...condition, _id: id, merchant_id: merchantId } as FilterQuery<T>,
-        withEvents,
+        withPendingEvents(update, stored),
         {
           new: true,
         },
@@ -171,6 +170,34 @@ export class TenantRepository<T extends TenantRecord> {
     return record ? { record, pending: this.relayItems(id, stored) } : null;
   }
 
+  /**
+   * `updateIf` for collections whose records are never deleted, when the caller needs only
+   * whether the update applied (and its events for relay), not the record. Concurrent calls
+   * share one unordered `bulkWrite`: a hot consumer's conditional writes become one command per
+   * batch instead of one `findAndModify` each. Null when the condition did not hold.
+   *
+   * The write is an upsert (see conditional-upserts.ts): a record must never be deleted (its
+   * update would insert a fragment), and an update that sets a unique field must use `updateIf`
+   * (its own duplicate key would read as "did not match").
+   */
+  async applyIf(
+    merchantId: string,
+    id: string,
+    condition: FilterQuery<T>,
+    update: UpdateQuery<T>,
+    events: EventEnvelope[] = [],
+    context: EventContext = {},
+  ): Promise<PendingEvent[] | null> {
+    const stored = events.map((event) => toStoredPendingEvent(event, context));
+    const filter = { ...condition, _id: id, merchant_id: merchantId };
+    const applied = await this.conditionalUpdates.upsert(
+      this.model,
+      filter,
+      withPendingEvents(update, stored) as Record<string, unknown>,
+    );
+    return applied ? this.relayItems(id, stored) : null;
+  }
+
   async deleteById(merchantId: string, id: string): Promise<void> {
     await this.model.deleteOne({ _id: id, merchant_id: merchantId } as FilterQuery<T>).exec();
   }
@@ -178,6 +205,15 @@ export class TenantRepository<T extends TenantRecord> {
   relayItems(id: string, stored: StoredPendingEvent[]): PendingEvent[] {
     return stored.map((item) => relayItem(this.model.collection, id, item));
   }
+}
+
+/** The update, plus the events to queue in the record's outbox in the same write. */
+function withPendingEvents<T>(
+  update: UpdateQuery<T>,
+  stored: StoredPendingEvent[],
+): UpdateQuery<T> {
+  if (stored.length === 0) return update;
+  return { ...update, $push: { [PENDING_EVENTS_FIELD]: { $each: stored } } } as UpdateQuery<T>;
 }
 
 /**
@@ -198,23 +234,4 @@ export async function insertManyUnordered<T>(
   } catch (error) {
     return failuresByIndex(error, docs.length);
   }
-}
-
-/**
- * The outcome of each operation of a failed unordered bulk write: an `Error` carrying the
- * driver's code where the server reported one for that index, `undefined` where the operation
- * went through. Rethrows anything that is not a per-operation failure (a lost connection).
- */
-export function failuresByIndex(error: unknown, count: number): (undefined | Error)[] {
-  const writeErrors = (
-    error as { writeErrors?: { index: number; code: number; errmsg?: string }[] }
-  ).writeErrors;
-  if (!Array.isArray(writeErrors)) throw error;
-  const results: (undefined | Error)[] = Array.from({ length: count }, () => undefined);
-  for (const failure of writeErrors) {
-    results[failure.index] = Object.assign(new Error(failure.errmsg ?? 'write failed'), {
-      code: failure.code,
-    });
-  }
-  return results;
 }

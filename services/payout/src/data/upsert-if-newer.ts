@@ -6,8 +6,7 @@
  * event they see, so a round trip each was most of this service's work per commission).
  */
 import type { Model } from 'mongoose';
-import { Batcher } from '@aff/messaging';
-import { failuresByIndex, isDuplicateKeyError } from '@aff/mongo';
+import { ConditionalUpserts } from '@aff/mongo';
 
 interface Versioned {
   _id: string;
@@ -15,13 +14,7 @@ interface Versioned {
   updated_at: Date;
 }
 
-interface ConditionalUpsert {
-  filter: Record<string, unknown>;
-  update: Record<string, unknown>;
-}
-
-/** One batcher per collection: a bulk write addresses one. */
-const upsertsByModel = new WeakMap<Model<never>, Batcher<ConditionalUpsert, void>>();
+const upserts = new ConditionalUpserts();
 
 /**
  * `fields` are what the event says; `onInsert` are set only when the record is new (fields the
@@ -40,39 +33,11 @@ export async function upsertIfNewer<T extends Versioned>(
   const filter = { _id, merchant_id, updated_at: { $lte: updated_at } };
   const set = { $set: { ...fields, updated_at } };
   const update = Object.keys(onInsert).length > 0 ? { ...set, $setOnInsert: onInsert } : set;
-  try {
-    // Matched (the stored copy is older or the same) or inserted (there was none): applied.
-    // A stored newer copy fails the filter, so the upsert tries an insert whose `_id` collides.
-    await upsertsOf(model).push({ filter, update });
-    return true;
-  } catch (error) {
-    if (!isDuplicateKeyError(error)) throw error;
-  }
+  // Matched (the stored copy is older or the same) or inserted (there was none): applied.
+  // A stored newer copy fails the filter, so the upsert's insert collides on `_id`.
+  if (await upserts.upsert(model, filter, update)) return true;
   // The collision may also be a concurrent first insert of this record (MongoDB retries such an
   // upsert itself, not every server does): the copy that won is updated if it is older.
   const result = await model.collection.updateOne(filter as never, set as never);
   return result.matchedCount > 0;
-}
-
-function upsertsOf<T>(model: Model<T>): Batcher<ConditionalUpsert, void> {
-  const key = model as unknown as Model<never>;
-  let batcher = upsertsByModel.get(key);
-  if (!batcher) {
-    batcher = new Batcher<ConditionalUpsert, void>({
-      // Each operation keeps its own outcome: one record's collision fails only its caller.
-      flush: async (items) => {
-        const operations = items.map(({ filter, update }) => ({
-          updateOne: { filter, update, upsert: true },
-        }));
-        try {
-          await model.collection.bulkWrite(operations as never, { ordered: false });
-          return items.map(() => undefined);
-        } catch (error) {
-          return failuresByIndex(error, items.length);
-        }
-      },
-    });
-    upsertsByModel.set(key, batcher);
-  }
-  return batcher;
 }

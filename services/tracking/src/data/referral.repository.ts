@@ -71,19 +71,22 @@ export class ReferralRepository implements ReferralStore {
   ): Promise<boolean> {
     const update: UpdateQuery<ReferralDocument> = { $set: changes };
     if (change.addVisits) update.$inc = { visits: change.addVisits };
-    const result = await mapDuplicate(
-      this.repo.updateIf(
-        merchantId,
-        id,
-        (change.expected ?? {}) as FilterQuery<ReferralDocument>,
-        update,
-        events,
-        context,
-      ),
-      'Referral',
-    );
-    if (!result) return false;
-    this.relay.relay(result.pending);
+    const condition = (change.expected ?? {}) as FilterQuery<ReferralDocument>;
+    if ('customer_key' in changes) {
+      // A unique field: its duplicate key means "another referral has this customer".
+      const result = await mapDuplicate(
+        this.repo.updateIf(merchantId, id, condition, update, events, context),
+        'Referral',
+      );
+      if (!result) return false;
+      this.relay.relay(result.pending);
+      return true;
+    }
+    // Referrals are never deleted and nothing else here is unique, so the batched
+    // conditional write applies (TenantRepository.applyIf): one command per batch.
+    const pending = await this.repo.applyIf(merchantId, id, condition, update, events, context);
+    if (!pending) return false;
+    this.relay.relay(pending);
     return true;
   }
 
