@@ -257,3 +257,38 @@ describe("a referral's created event, written without reading first", () => {
     expect(await counts()).toEqual({ affiliate: [31, 1], link: [31, 1] });
   });
 });
+
+it('counts each referral once when two replicas raise its fact at the same moment', async () => {
+  // Another process's counters over the same collections: its reads and conditional writes
+  // are batched apart from ours, so both may read a fact in the same state.
+  const replica = new DerivedCounters(
+    new CounterRepository(facts, affiliates, links, couponModel(mongo)),
+    () => new Date(clock),
+  );
+  const before = await affiliate();
+  const ids = Array.from({ length: 30 }, () => randomUUID());
+  const view = (id: string, lead: boolean, conversion: boolean) =>
+    ({
+      id,
+      affiliate: { id: affiliateId },
+      link: { id: linkId },
+      became_lead_at: lead ? new Date(clock).toISOString() : null,
+      became_conversion_at: conversion ? new Date(clock).toISOString() : null,
+    }) as unknown as ReferralView;
+  await Promise.all(ids.map((id) => counters.onReferral(merchant, view(id, false, false), true)));
+  await Promise.all(
+    ids.flatMap((id) => [
+      counters.onReferral(merchant, view(id, true, false)),
+      replica.onReferral(merchant, view(id, true, true)),
+    ]),
+  );
+  const after = await affiliate();
+  expect(after.visitors - before.visitors).toBe(ids.length);
+  expect(after.leads - before.leads).toBe(ids.length);
+  expect(after.conversions - before.conversions).toBe(ids.length);
+  const stored = await facts.referrals
+    .find({ _id: { $in: ids } })
+    .lean()
+    .exec();
+  expect(stored.map((fact) => [fact.lead, fact.conversion])).toEqual(ids.map(() => [1, 1]));
+});

@@ -6,7 +6,13 @@
 import type { Model } from 'mongoose';
 import type { CommissionStats } from '@aff/contracts';
 import { Batcher } from '@aff/messaging';
-import { BulkUpdates, insertManyUnordered, isDuplicateKeyError } from '@aff/mongo';
+import {
+  BatchedLookup,
+  BulkUpdates,
+  ConditionalUpserts,
+  insertManyUnordered,
+  isDuplicateKeyError,
+} from '@aff/mongo';
 import type {
   CounterChanges,
   CounterStore,
@@ -27,6 +33,11 @@ export class CounterRepository implements CounterStore {
   private readonly bulk = new BulkUpdates();
   /** New facts of one kind arriving together share one unordered `insertMany`. */
   private readonly newFacts = new Map<FactKind, Batcher<Record<string, unknown>, void>>();
+  /** Referral facts read together share one `find` (see `markReferral`). */
+  private readonly referralFacts = new BatchedLookup<ReferralFact>((keys) =>
+    this.loadReferralFacts(keys),
+  );
+  private readonly conditional = new ConditionalUpserts();
 
   constructor(
     private readonly facts: FactModels,
@@ -65,7 +76,41 @@ export class CounterRepository implements CounterStore {
     await this.coupons.updateOne({ _id: couponId, merchant_id: merchantId }, { $set: counts });
   }
 
-  markReferral(
+  /**
+   * The fact as it was before this raise. A read, then a write conditional on exactly the state
+   * read (both batched with other events' reads and writes), so a burst of events of different
+   * referrals costs two commands per batch instead of a `findOneAndUpdate` each. When another
+   * writer changed or created the fact in between, the atomic read-and-raise decides.
+   */
+  async markReferral(
+    merchantId: string,
+    referralId: string,
+    fact: { affiliateId: string; linkId: string | null },
+    reached: { lead: number; conversion: number },
+    marker: Date,
+  ): Promise<ReferralFact | null> {
+    const before = await this.referralFacts.get(JSON.stringify([merchantId, referralId]));
+    if (before) {
+      // Facts are never deleted, so this upsert only ever updates (see ConditionalUpserts).
+      const raised = await this.conditional.upsert(
+        this.facts.referrals,
+        {
+          _id: referralId,
+          merchant_id: merchantId,
+          lead: before.lead,
+          conversion: before.conversion,
+        },
+        // The oldest mark stays (see markReferralAtomically).
+        { $max: reached, $min: { pending_since: marker } },
+      );
+      if (raised) return before;
+    } else if (await this.insertReferralFact(merchantId, referralId, fact, reached, marker)) {
+      return null;
+    }
+    return this.markReferralAtomically(merchantId, referralId, fact, reached, marker);
+  }
+
+  private markReferralAtomically(
     merchantId: string,
     referralId: string,
     fact: { affiliateId: string; linkId: string | null },
@@ -251,6 +296,25 @@ export class CounterRepository implements CounterStore {
   async affiliateOfLink(merchantId: string, linkId: string): Promise<string | null> {
     const link = await this.links.findOne({ _id: linkId, merchant_id: merchantId }).lean().exec();
     return link?.affiliate_id ?? null;
+  }
+
+  private async loadReferralFacts(keys: string[]): Promise<Map<string, ReferralFact>> {
+    const idsByMerchant = new Map<string, string[]>();
+    for (const key of keys) {
+      const [merchantId, id] = JSON.parse(key) as [string, string];
+      idsByMerchant.set(merchantId, [...(idsByMerchant.get(merchantId) ?? []), id]);
+    }
+    const found = new Map<string, ReferralFact>();
+    await Promise.all(
+      [...idsByMerchant].map(async ([merchantId, ids]) => {
+        const facts = await this.facts.referrals
+          .find({ _id: { $in: ids }, merchant_id: merchantId })
+          .lean<ReferralFact[]>()
+          .exec();
+        for (const fact of facts) found.set(JSON.stringify([merchantId, fact._id]), fact);
+      }),
+    );
+    return found;
   }
 
   private versioned(kind: VersionedFactKind): Model<VersionedFact> {
