@@ -35,7 +35,7 @@ export class VisitUseCases {
         await this.writer.change(ctx, existing, { updated_at: now }, ['referral.updated'], {
           inc: { visits: 1 },
         });
-        // (Unconditional: only a referral that vanished matches nothing, and then so be it.)
+        // (Unconditional: referrals are never deleted, so this always applies.)
         return {
           referral: { id: existing._id, expires_at: new Date(existing.expires_at).toISOString() },
           affiliate,
