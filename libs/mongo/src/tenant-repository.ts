@@ -12,7 +12,7 @@ import {
   toStoredPendingEvent,
   type StoredPendingEvent,
 } from './pending-events';
-import { BatchedLookup } from './batched-lookup';
+import { MerchantScopedLookup } from './batched-lookup';
 import { ConditionalUpserts } from './conditional-upserts';
 import { failuresByIndex } from './bulk-failures';
 
@@ -39,7 +39,7 @@ export class TenantRepository<T extends TenantRecord> {
   /** Inserts that arrive together share one unordered `insertMany`. */
   private readonly inserts: Batcher<T>;
   /** Batched reads by a unique field, one per field asked for (see `findByUnique`). */
-  private readonly uniqueReads = new Map<string, BatchedLookup<T>>();
+  private readonly uniqueReads = new Map<string, MerchantScopedLookup<T>>();
   /** Conditional updates that arrive together share one unordered `bulkWrite` (see `applyIf`). */
   private readonly conditionalUpdates = new ConditionalUpserts();
 
@@ -69,34 +69,10 @@ export class TenantRepository<T extends TenantRecord> {
   async findByUnique(merchantId: string, field: string, value: string): Promise<T | null> {
     let reads = this.uniqueReads.get(field);
     if (!reads) {
-      reads = new BatchedLookup<T>((keys) => this.loadByUnique(field, keys));
+      reads = new MerchantScopedLookup<T>(this.model, field);
       this.uniqueReads.set(field, reads);
     }
-    return reads.get(JSON.stringify([merchantId, value]));
-  }
-
-  private async loadByUnique(field: string, keys: string[]): Promise<Map<string, T>> {
-    const valuesByMerchant = new Map<string, string[]>();
-    for (const key of keys) {
-      const [merchantId, value] = JSON.parse(key) as [string, string];
-      const values = valuesByMerchant.get(merchantId);
-      if (values) values.push(value);
-      else valuesByMerchant.set(merchantId, [value]);
-    }
-    const found = new Map<string, T>();
-    await Promise.all(
-      [...valuesByMerchant].map(async ([merchantId, values]) => {
-        const records = await this.model
-          .find({ merchant_id: merchantId, [field]: { $in: values } } as FilterQuery<T>)
-          .lean<T[]>()
-          .exec();
-        for (const record of records) {
-          const value = (record as Record<string, unknown>)[field];
-          found.set(JSON.stringify([merchantId, value]), record);
-        }
-      }),
-    );
-    return found;
+    return reads.get(merchantId, value);
   }
 
   async findMany(merchantId: string, filter: FilterQuery<T>, limit = 1000): Promise<T[]> {

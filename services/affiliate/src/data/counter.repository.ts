@@ -7,9 +7,9 @@ import type { Model } from 'mongoose';
 import type { CommissionStats } from '@aff/contracts';
 import { Batcher } from '@aff/messaging';
 import {
-  BatchedLookup,
   BulkUpdates,
   ConditionalUpserts,
+  MerchantScopedLookup,
   insertManyUnordered,
   isDuplicateKeyError,
 } from '@aff/mongo';
@@ -34,9 +34,7 @@ export class CounterRepository implements CounterStore {
   /** New facts of one kind arriving together share one unordered `insertMany`. */
   private readonly newFacts = new Map<FactKind, Batcher<Record<string, unknown>, void>>();
   /** Referral facts read together share one `find` (see `markReferral`). */
-  private readonly referralFacts = new BatchedLookup<ReferralFact>((keys) =>
-    this.loadReferralFacts(keys),
-  );
+  private readonly referralFacts: MerchantScopedLookup<ReferralFact>;
   private readonly conditional = new ConditionalUpserts();
 
   constructor(
@@ -44,7 +42,9 @@ export class CounterRepository implements CounterStore {
     private readonly affiliates: Model<AffiliateDocument>,
     private readonly links: Model<LinkDocument>,
     private readonly coupons: Model<CouponDocument>,
-  ) {}
+  ) {
+    this.referralFacts = new MerchantScopedLookup(facts.referrals, '_id');
+  }
 
   async recordCouponReferral(
     merchantId: string,
@@ -89,7 +89,7 @@ export class CounterRepository implements CounterStore {
     reached: { lead: number; conversion: number },
     marker: Date,
   ): Promise<ReferralFact | null> {
-    const before = await this.referralFacts.get(JSON.stringify([merchantId, referralId]));
+    const before = await this.referralFacts.get(merchantId, referralId);
     if (before) {
       // Facts are never deleted, so this upsert only ever updates (see ConditionalUpserts).
       const raised = await this.conditional.upsert(
@@ -296,25 +296,6 @@ export class CounterRepository implements CounterStore {
   async affiliateOfLink(merchantId: string, linkId: string): Promise<string | null> {
     const link = await this.links.findOne({ _id: linkId, merchant_id: merchantId }).lean().exec();
     return link?.affiliate_id ?? null;
-  }
-
-  private async loadReferralFacts(keys: string[]): Promise<Map<string, ReferralFact>> {
-    const idsByMerchant = new Map<string, string[]>();
-    for (const key of keys) {
-      const [merchantId, id] = JSON.parse(key) as [string, string];
-      idsByMerchant.set(merchantId, [...(idsByMerchant.get(merchantId) ?? []), id]);
-    }
-    const found = new Map<string, ReferralFact>();
-    await Promise.all(
-      [...idsByMerchant].map(async ([merchantId, ids]) => {
-        const facts = await this.facts.referrals
-          .find({ _id: { $in: ids }, merchant_id: merchantId })
-          .lean<ReferralFact[]>()
-          .exec();
-        for (const fact of facts) found.set(JSON.stringify([merchantId, fact._id]), fact);
-      }),
-    );
-    return found;
   }
 
   private versioned(kind: VersionedFactKind): Model<VersionedFact> {
