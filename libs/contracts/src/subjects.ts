@@ -37,3 +37,15 @@ export function streamSubjects(aggregates: readonly string[]): string[] {
 
 /** Gateways drop cached credentials of a merchant when this is published (core NATS, fire-and-forget). */
 export const MERCHANT_CHANGED_SUBJECT = 'ctl.merchant.changed';
+
+/**
+ * Tracking's queue of accepted visits (durable-first intake): a new visit is stored here and
+ * answered, and tracking's intake consumer writes the referrals in batches. One subject per
+ * referral (`<subjectPrefix>.<referral id>`), so a lead, a repeat visit or a processor event
+ * naming a referral not written yet can find it. Only the tracking service reads or writes it.
+ */
+export const VISIT_INTAKE = {
+  stream: 'TRACKING_INTAKE',
+  subjectPrefix: 'intake.tracking.visit',
+  durable: 'tracking-intake',
+} as const;

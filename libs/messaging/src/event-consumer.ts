@@ -35,6 +35,11 @@ export interface ConsumerOptions {
   maxAckPending?: number;
   /** Milliseconds before an unacked message is redelivered. */
   ackWaitMs?: number;
+  /**
+   * The subject spans are named by, when messages' own subjects carry a key (one span name per
+   * key would make traces impossible to group): e.g. `intake.tracking.visit.*`.
+   */
+  spanSubject?: string;
   handle: (event: EventEnvelope, log: Logger, delivery: Delivery) => Promise<void>;
   log: Logger;
 }
@@ -42,6 +47,8 @@ export interface ConsumerOptions {
 /** How often this message has been delivered (1 the first time), for handlers that give up. */
 export interface Delivery {
   count: number;
+  /** The request that caused the message, from its headers (for events it leads to). */
+  requestId?: string;
 }
 
 export interface RunningConsumer {
@@ -120,19 +127,17 @@ function decode(msg: JsMsg, opts: ConsumerOptions): EventEnvelope | undefined {
 }
 
 async function processOne(msg: JsMsg, event: EventEnvelope, opts: ConsumerOptions): Promise<void> {
-  const log = opts.log.child({
-    eventId: event.id,
-    eventType: event.type,
-    requestId: msg.headers?.get(HEADERS.requestId) || undefined,
-  });
+  const requestId = msg.headers?.get(HEADERS.requestId) || undefined;
+  const log = opts.log.child({ eventId: event.id, eventType: event.type, requestId });
   const parent = extractTraceContext(msg.headers);
   const span = tracer.startSpan(
-    `${msg.subject} process`,
+    `${opts.spanSubject ?? msg.subject} process`,
     {
       kind: SpanKind.CONSUMER,
       attributes: {
         'messaging.system': 'nats',
         'messaging.destination.name': msg.subject,
+        ...(opts.spanSubject ? { 'messaging.destination.template': opts.spanSubject } : {}),
         'messaging.consumer.group.name': opts.durable,
         'messaging.message.id': event.id,
       },
@@ -141,7 +146,7 @@ async function processOne(msg: JsMsg, event: EventEnvelope, opts: ConsumerOption
   );
   try {
     await context.with(trace.setSpan(parent, span), () =>
-      opts.handle(event, log, { count: msg.info.deliveryCount }),
+      opts.handle(event, log, { count: msg.info.deliveryCount, requestId }),
     );
     msg.ack();
   } catch (error) {

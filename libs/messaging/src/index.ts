@@ -15,3 +15,4 @@ export * from './replay-while-loading';
 export * from './keyed-lanes';
 export type { NatsConnection, Subscription } from '@nats-io/nats-core';
 export * from './readiness';
+export * from './keyed-work-queue';

@@ -1,0 +1,161 @@
+/**
+ * A JetStream work queue of keyed messages: each message is stored on `<prefix>.<key>` and leaves
+ * the stream when its consumer acknowledges it. Keyed subjects let a reader fetch one message by
+ * its key while it waits (`get`), and the stream's state tells whether everything added before a
+ * moment has been handled (`drained`). Used for durable-first intake: a request is answered once
+ * its message is stored, and a consumer does the work in batches behind it.
+ */
+import { SpanKind, context as otelContext, trace } from '@opentelemetry/api';
+import {
+  jetstream,
+  jetstreamManager,
+  RetentionPolicy,
+  StorageType,
+  type JetStreamClient,
+  type JetStreamManager,
+} from '@nats-io/jetstream';
+import { headers as createHeaders, type NatsConnection } from '@nats-io/nats-core';
+import { HEADERS, eventEnvelopeSchema, type EventEnvelope } from '@aff/contracts';
+import type { EventContext } from './event-publisher';
+import { startConsumer, type ConsumerOptions, type RunningConsumer } from './event-consumer';
+import { decodeJson, encodeJson } from './json';
+import { injectTraceContext } from './trace-context';
+
+export interface KeyedWorkQueueOptions {
+  stream: string;
+  /** Messages are stored on `<subjectPrefix>.<key>`. */
+  subjectPrefix: string;
+}
+
+export interface QueuedMessage {
+  message: EventEnvelope;
+  /** The trace and request id the message was added with. */
+  context: EventContext;
+}
+
+/** A key must be one subject token: no dots, no wildcards, nothing a subject cannot hold. */
+const KEY = /^[A-Za-z0-9_-]{1,128}$/;
+const DUPLICATE_WINDOW_NS = 10 * 60 * 1e9;
+const MAX_AGE_NS = 30 * 24 * 3600 * 1e9;
+/** How often `drained` looks at the stream again. */
+const DRAIN_POLL_MS = 20;
+
+const tracer = trace.getTracer('@aff/messaging');
+
+export class KeyedWorkQueue {
+  private constructor(
+    private readonly nc: NatsConnection,
+    private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
+    private readonly opts: KeyedWorkQueueOptions,
+  ) {}
+
+  /** Opens the queue, creating its stream if this is the first process to open it. */
+  static async open(nc: NatsConnection, opts: KeyedWorkQueueOptions): Promise<KeyedWorkQueue> {
+    const jsm = await jetstreamManager(nc);
+    const existing = await jsm.streams.info(opts.stream).catch(() => undefined);
+    if (!existing) {
+      await jsm.streams
+        .add({
+          name: opts.stream,
+          subjects: [`${opts.subjectPrefix}.>`],
+          // A message leaves the stream once its consumer acknowledges it.
+          retention: RetentionPolicy.Workqueue,
+          storage: StorageType.File,
+          duplicate_window: DUPLICATE_WINDOW_NS,
+          max_age: MAX_AGE_NS,
+        })
+        .catch(async (error: unknown) => {
+          // Another process may have created it between our look-up and add.
+          if (!(await jsm.streams.info(opts.stream).catch(() => undefined))) throw error;
+        });
+    }
+    return new KeyedWorkQueue(nc, jetstream(nc), jsm, opts);
+  }
+
+  static isKey(key: string): boolean {
+    return KEY.test(key);
+  }
+
+  /** Stores the message under `key`; resolves once the stream has it. Adding a key twice within ten minutes stores it once. */
+  async add(key: string, message: EventEnvelope, requestId?: string): Promise<void> {
+    if (!KEY.test(key)) throw new Error(`not a work-queue key: ${key}`);
+    const subject = this.subjectOf(key);
+    const span = tracer.startSpan(`${this.template} publish`, {
+      kind: SpanKind.PRODUCER,
+      attributes: {
+        'messaging.system': 'nats',
+        'messaging.destination.name': subject,
+        'messaging.destination.template': this.template,
+        'messaging.message.id': message.id,
+      },
+    });
+    try {
+      const hdrs = injectTraceContext(createHeaders(), trace.setSpan(otelContext.active(), span));
+      if (requestId) hdrs.set(HEADERS.requestId, requestId);
+      await this.js.publish(subject, encodeJson(message), { msgID: key, headers: hdrs });
+    } finally {
+      span.end();
+    }
+  }
+
+  /** The message stored under `key` and not yet acknowledged, if any. */
+  async get(key: string): Promise<QueuedMessage | null> {
+    if (!KEY.test(key)) return null;
+    const stored = await this.jsm.streams.getMessage(this.opts.stream, {
+      last_by_subj: this.subjectOf(key),
+    });
+    if (!stored) return null;
+    const parsed = eventEnvelopeSchema.safeParse(decodeJson(stored.data));
+    if (!parsed.success) return null;
+    const header = (name: string) => stored.header?.get(name) || undefined;
+    return {
+      message: parsed.data as EventEnvelope,
+      context: {
+        traceparent: header(HEADERS.traceparent),
+        tracestate: header(HEADERS.tracestate),
+        request_id: header(HEADERS.requestId),
+      },
+    };
+  }
+
+  /**
+   * Resolves once every message added before the call has been acknowledged, or after
+   * `timeoutMs`, or at once when the broker cannot say.
+   */
+  async drained(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    try {
+      let state = (await this.jsm.streams.info(this.opts.stream)).state;
+      const upTo = state.last_seq;
+      // Work-queue retention: the first sequence still stored is the oldest one not yet acked.
+      while (state.messages > 0 && state.first_seq <= upTo && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));
+        state = (await this.jsm.streams.info(this.opts.stream)).state;
+      }
+    } catch {
+      // The broker is away: the caller goes on with what is done.
+    }
+  }
+
+  /** The durable consumer that does the work; a message is acknowledged once handled. */
+  consume(
+    opts: Omit<ConsumerOptions, 'stream' | 'filterSubjects' | 'orderingKey' | 'spanSubject'>,
+  ): Promise<RunningConsumer> {
+    return startConsumer(this.nc, {
+      ...opts,
+      spanSubject: this.template,
+      stream: this.opts.stream,
+      filterSubjects: [`${this.opts.subjectPrefix}.>`],
+    });
+  }
+
+  /** Spans are named by this, not by each key's subject. */
+  private get template(): string {
+    return `${this.opts.subjectPrefix}.*`;
+  }
+
+  private subjectOf(key: string): string {
+    return `${this.opts.subjectPrefix}.${key}`;
+  }
+}
