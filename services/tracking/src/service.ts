@@ -1,7 +1,12 @@
 /** Wiring of the tracking service: its models and object graph; the kernel runs it. */
-import { STREAMS } from '@aff/contracts';
+import { STREAMS, VISIT_INTAKE } from '@aff/contracts';
 import { defineService, type ServiceDeps } from '@aff/kernel';
-import { RpcClient, startConsumer, startPartitionedConsumers } from '@aff/messaging';
+import {
+  EventPublisher,
+  RpcClient,
+  startConsumer,
+  startPartitionedConsumers,
+} from '@aff/messaging';
 import { NewestIndex, ProcessedEvents, TenantRepository } from '@aff/mongo';
 import type { Connection } from 'mongoose';
 import { configSchema, loadTrackingConfig, type TrackingConfig } from './config';
@@ -12,12 +17,15 @@ import { LinkCountsMemory } from './data/link-counts';
 import { catalogModels } from './data/catalog.schema';
 import { ReferralRepository } from './data/referral.repository';
 import { referralModel } from './data/referral.schema';
+import { JetStreamVisitQueue } from './data/visit-queue';
 import { AttributionUseCases } from './domain/attribution';
 import { Catalog } from './domain/catalog';
 import { ReferralPresenter } from './domain/referral-presenter';
 import { ReferralQueries } from './domain/referral-queries';
 import { ReferralWriter } from './domain/referral-writer';
 import { VisitUseCases } from './domain/visits';
+import { VisitIntake } from './domain/visit-intake';
+import { ReferralsWithIntake } from './domain/referrals-with-intake';
 import { RpcAffiliateDirectory } from './affiliate-directory';
 import { trackingRpc } from './rpc/tracking.rpc';
 
@@ -27,7 +35,10 @@ export const trackingModels = (mongo: Connection) => ({
 });
 type TrackingModels = ReturnType<typeof trackingModels>;
 
-export function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingModels>) {
+/** Accepted visits written at once by the intake consumer (their inserts share one insertMany). */
+const INTAKE_CONCURRENCY = 64;
+
+export async function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingModels>) {
   const { config, log, models, mongo, nc, relay } = deps;
   const referralsModel = models.referral;
   // The hot path's read models live in memory, loaded at start and kept current by events.
@@ -35,15 +46,23 @@ export function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingModels>)
   const linkCounts = new LinkCountsMemory(referralsModel);
   const newest = NewestIndex.of(referralsModel, 'referral.created');
   // Relays the events its writes queue and keeps `newest` current; use cases never see either.
-  const referrals = new ReferralRepository(new TenantRepository(referralsModel), relay, newest);
+  const stored = new ReferralRepository(new TenantRepository(referralsModel), relay, newest);
 
   const catalog = new Catalog(
     catalogRepo,
     new RpcAffiliateDirectory(new RpcClient(nc, config.RPC_TIMEOUT_MS)),
   );
   const presenter = new ReferralPresenter(linkCounts, catalogRepo);
-  const writer = new ReferralWriter(referrals, presenter);
-  const visits = new VisitUseCases(referrals, catalog, writer);
+  const writer = new ReferralWriter(stored, presenter);
+  // Durable-first visit intake: visits are queued in JetStream and written in batches; readers
+  // see queued referrals too (ReferralsWithIntake), so every use case reads through it.
+  const queue = await JetStreamVisitQueue.open(nc);
+  const publisher = new EventPublisher(nc);
+  const intake = new VisitIntake(stored, writer, async (events, context) => {
+    for (const event of events) await publisher.publish(event, context);
+  });
+  const referrals = new ReferralsWithIntake(stored, queue, intake);
+  const visits = new VisitUseCases(referrals, catalog, writer, queue);
   const attribution = new AttributionUseCases(
     referrals,
     catalog,
@@ -66,6 +85,12 @@ export function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingModels>)
       ...newest.follow(nc, log),
     ],
     consumers: [
+      () =>
+        queue.consume(async (visit) => void (await intake.write(visit)), {
+          durable: VISIT_INTAKE.durable,
+          concurrency: INTAKE_CONCURRENCY,
+          log,
+        }),
       () =>
         startConsumer(nc, {
           stream: STREAMS.affiliate.name,

@@ -10,6 +10,7 @@ import type { EventEnvelope } from '@aff/contracts';
 import type { EventContext, PendingEvent } from '@aff/messaging';
 import { mapDuplicate, type NewestIndex, type TenantRepository } from '@aff/mongo';
 import {
+  DuplicateError,
   type Page,
   type ReferralChange,
   type ReferralFilters,
@@ -48,6 +49,17 @@ export class ReferralRepository implements ReferralStore {
     const filter = toFilter(filters);
     if (Object.keys(filter).length === 0) return this.newestPage(merchantId, skip, limit);
     return this.repo.page(merchantId, filter, skip, limit);
+  }
+
+  async insertIfAbsent(record: ReferralRecord): Promise<boolean> {
+    try {
+      await mapDuplicate(this.repo.insert(record), 'Referral');
+    } catch (error) {
+      if (error instanceof DuplicateError) return false;
+      throw error;
+    }
+    this.newest.add(record.merchant_id, record._id, record.created_at);
+    return true;
   }
 
   async insertWithEvents(

@@ -77,6 +77,11 @@ export interface ReferralStore {
     skip: number,
     limit: number,
   ): Promise<Page<ReferralRecord>>;
+  /**
+   * Inserts a referral whose events the caller publishes itself (intake); false when it is
+   * there already (a redelivery, or a reader that wrote it first).
+   */
+  insertIfAbsent(record: ReferralRecord): Promise<boolean>;
   insertWithEvents(
     record: ReferralRecord,
     events: EventEnvelope[],
@@ -115,4 +120,23 @@ export interface LinkCountsReader {
 /** Applies a processor event at most once per consumer (the record of applied events). */
 export interface AppliedEvents {
   once(consumer: string, eventId: string, apply: () => Promise<void>): Promise<boolean>;
+}
+
+/** A visit accepted by intake, its referral not necessarily written yet. */
+export interface AcceptedVisit {
+  record: ReferralRecord;
+  /** The visit request's trace and request id, for the events its referral publishes. */
+  context: EventContext;
+}
+
+/**
+ * Durable-first visit intake: a new visit's referral is queued durably and written in batches
+ * by the intake consumer, so the visit's answer waits for one durable append, not the database.
+ */
+export interface VisitQueue {
+  submit(record: ReferralRecord, context: EventContext): Promise<void>;
+  /** An accepted visit of this merchant whose referral may not be written yet. */
+  find(merchantId: string, referralId: string): Promise<AcceptedVisit | null>;
+  /** Resolves once every visit accepted before the call is written (or after `timeoutMs`). */
+  drained(timeoutMs: number): Promise<void>;
 }

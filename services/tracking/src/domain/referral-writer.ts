@@ -46,6 +46,16 @@ export class ReferralWriter {
     return view;
   }
 
+  /**
+   * The `referral.created` of a referral written by intake, which publishes it itself. Its id
+   * derives from the referral id, so a redelivered visit publishes the same event again and the
+   * stream keeps one copy.
+   */
+  async createdEvents(ctx: CallContext, record: ReferralRecord): Promise<EventEnvelope[]> {
+    const view = await this.viewAfter(ctx.merchantId, null, record);
+    return this.events(ctx, ['referral.created'], view, `intake:${record._id}`);
+  }
+
   async change(
     ctx: CallContext,
     current: ReferralRecord,

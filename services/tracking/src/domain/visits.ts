@@ -5,7 +5,7 @@ import type { Catalog } from './catalog';
 import { newReferral } from './new-referral';
 import { affiliateCanEarn, isLive, isSelfReferral, stateAfterLead } from './referral-rules';
 import type { ReferralWriter } from './referral-writer';
-import type { CallContext, ReferralStore } from './ports';
+import type { CallContext, ReferralStore, VisitQueue } from './ports';
 import type { ReferralRecord } from './records';
 
 export class VisitUseCases {
@@ -13,6 +13,7 @@ export class VisitUseCases {
     private readonly referrals: ReferralStore,
     private readonly catalog: Catalog,
     private readonly writer: ReferralWriter,
+    private readonly queue: VisitQueue,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -46,8 +47,11 @@ export class VisitUseCases {
       landing_url: url ?? null,
       referrer: referrer ?? null,
     });
-    const view = await this.writer.create(ctx, record, ['referral.created']);
-    return { referral: { id: view.id, expires_at: view.expires_at }, affiliate };
+    // Durable-first: answered once the visit is queued; the intake consumer writes the referral
+    // (in batches) and publishes its `referral.created`. Readers of a referral still queued
+    // write it themselves (ReferralsWithIntake).
+    await this.queue.submit(record, ctx.events);
+    return { referral: { id: record._id, expires_at: record.expires_at.toISOString() }, affiliate };
   }
 
   /**

@@ -1,0 +1,99 @@
+/**
+ * Durable-first visit intake over a JetStream work queue (the `VisitQueue` port): a new visit's
+ * referral is one message keyed by the referral id. The visit is answered once the stream has
+ * it; the intake consumer writes the referral and acknowledges the message, which removes it.
+ * So every referral a visitor was told about is in the database or still in this queue.
+ */
+import { AppError } from '@aff/api';
+import { VISIT_INTAKE, type EventEnvelope } from '@aff/contracts';
+import type { Logger } from '@aff/logging';
+import {
+  currentEventContext,
+  KeyedWorkQueue,
+  type EventContext,
+  type NatsConnection,
+  type RunningConsumer,
+} from '@aff/messaging';
+import type { ReferralRecord } from '../domain/records';
+import type { AcceptedVisit, VisitQueue } from '../domain/ports';
+
+const MESSAGE_TYPE = 'visit.accepted';
+const DATE_FIELDS = [
+  'created_at',
+  'updated_at',
+  'expires_at',
+  'became_lead_at',
+  'became_conversion_at',
+  'deactivated_at',
+] as const;
+
+export class JetStreamVisitQueue implements VisitQueue {
+  private constructor(private readonly queue: KeyedWorkQueue) {}
+
+  static async open(nc: NatsConnection): Promise<JetStreamVisitQueue> {
+    return new JetStreamVisitQueue(
+      await KeyedWorkQueue.open(nc, {
+        stream: VISIT_INTAKE.stream,
+        subjectPrefix: VISIT_INTAKE.subjectPrefix,
+      }),
+    );
+  }
+
+  async submit(record: ReferralRecord, context: EventContext): Promise<void> {
+    const message: EventEnvelope<ReferralRecord> = {
+      id: record._id,
+      type: MESSAGE_TYPE,
+      merchant_id: record.merchant_id,
+      occurred_at: record.created_at.toISOString(),
+      data: record,
+    };
+    try {
+      await this.queue.add(record._id, message, context.request_id);
+    } catch {
+      // Not stored, so not accepted: the page's tracker may send the visit again.
+      throw new AppError('unavailable', 'Service unavailable: tracking. Try again shortly.');
+    }
+  }
+
+  async find(merchantId: string, referralId: string): Promise<AcceptedVisit | null> {
+    // Any string can arrive as a referral id; only a UUID-like key can be queued.
+    if (!KeyedWorkQueue.isKey(referralId)) return null;
+    const queued = await this.queue.get(referralId);
+    const record = queued && toRecord(queued.message);
+    return record?.merchant_id === merchantId ? { record, context: queued!.context } : null;
+  }
+
+  drained(timeoutMs: number): Promise<void> {
+    return this.queue.drained(timeoutMs);
+  }
+
+  /** Writes accepted visits, `concurrency` at a time (their inserts share one `insertMany`). */
+  consume(
+    write: (visit: AcceptedVisit) => Promise<void>,
+    opts: { durable: string; concurrency: number; log: Logger },
+  ): Promise<RunningConsumer> {
+    return this.queue.consume({
+      durable: opts.durable,
+      concurrency: opts.concurrency,
+      log: opts.log,
+      handle: async (message, _log, delivery) => {
+        const record = toRecord(message);
+        if (!record) throw new AppError('bad_request', `not an accepted visit: ${message.id}`);
+        // The handler runs in the visit request's trace (from the message's headers).
+        await write({ record, context: currentEventContext(delivery.requestId) });
+      },
+    });
+  }
+}
+
+function toRecord(message: EventEnvelope): ReferralRecord | null {
+  if (message.type !== MESSAGE_TYPE || !message.data || typeof message.data !== 'object')
+    return null;
+  const raw = message.data as Record<string, unknown>;
+  const record: Record<string, unknown> = { ...raw };
+  for (const field of DATE_FIELDS) {
+    const value = raw[field];
+    record[field] = typeof value === 'string' ? new Date(value) : null;
+  }
+  return record as unknown as ReferralRecord;
+}

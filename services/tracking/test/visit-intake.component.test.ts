@@ -1,0 +1,176 @@
+/**
+ * Durable-first visit intake: a visit is answered once it is queued, and the referral is written
+ * behind it. With the intake consumer paused, the referral is only in the queue; everything that
+ * names it (a lead, a repeat visit, a read, a processor event) must still find it, and once the
+ * consumer runs, each referral is written once and announced once.
+ */
+import { randomUUID } from 'node:crypto';
+import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import {
+  STREAMS,
+  VISIT_INTAKE,
+  buildEvent,
+  type ProcessorEvent,
+  type ReferralView,
+} from '@aff/contracts';
+import { EventPublisher, RpcClient } from '@aff/messaging';
+import { connectMongo } from '@aff/mongo';
+import { trackingService } from '../src/service';
+import { startComponent, type Component } from '../../../test/support/component';
+import { awaitDrained, eventsOf, publishHandled } from '../../../test/support/component-events';
+import { eventually } from '../../../test/support/processor';
+import { affiliateView, campaignView, linkView } from '../../../test/support/view-fixtures';
+
+let component: Component<unknown>;
+let rpc: RpcClient;
+let jsm: JetStreamManager;
+
+beforeAll(async () => {
+  component = await startComponent(trackingService);
+  rpc = new RpcClient(component.nc, 5000);
+  jsm = await jetstreamManager(component.nc);
+});
+afterEach(async () => {
+  await jsm.consumers.resume(VISIT_INTAKE.stream, VISIT_INTAKE.durable);
+});
+afterAll(async () => {
+  await component?.stop();
+});
+
+const tracking = STREAMS.tracking.name;
+
+async function merchantWithLink() {
+  const merchantId = randomUUID();
+  const campaign = campaignView();
+  const affiliate = affiliateView({ campaign });
+  const link = linkView(affiliate.id);
+  await publishHandled(component.nc, STREAMS.affiliate.name, 'tracking-catalog', [
+    buildEvent('campaign.created', merchantId, campaign),
+    buildEvent('affiliate.created', merchantId, affiliate),
+    buildEvent('affiliate_link.created', merchantId, link),
+  ]);
+  return { merchantId, link };
+}
+
+function call(operation: string, merchantId: string, fields: { body?: object; id?: string }) {
+  return rpc.call(
+    'tracking',
+    operation,
+    {
+      merchant_id: merchantId,
+      params: fields.id ? { id: fields.id } : {},
+      query: {},
+      body: fields.body && { key: 'pk_component', ...fields.body },
+      expand: [],
+      api_key_id: null,
+    },
+    randomUUID(),
+  );
+}
+
+async function visit(merchantId: string, token: string, referral?: string) {
+  const reply = await call('recordVisit', merchantId, {
+    body: { token, ...(referral ? { referral } : {}) },
+  });
+  expect(reply.status).toBe(200);
+  return (reply.body as { referral: { id: string } }).referral.id;
+}
+
+const queued = async () => (await jsm.streams.info(VISIT_INTAKE.stream)).state.messages;
+
+async function writtenReferrals(ids: string[]) {
+  const mongo = await connectMongo(process.env.MONGO_URL!, component.mongoDb);
+  try {
+    return await mongo.collection('referrals').countDocuments({ _id: { $in: ids as never[] } });
+  } finally {
+    await mongo.close();
+  }
+}
+
+it('finds a referral still in the intake queue for a lead, a repeat visit, a read and a processor event', async () => {
+  const m = await merchantWithLink();
+  await jsm.consumers.pause(
+    VISIT_INTAKE.stream,
+    VISIT_INTAKE.durable,
+    new Date(Date.now() + 120_000),
+  );
+  const [forLead, forRepeat, forRead, forCustomer] = [
+    await visit(m.merchantId, m.link.token),
+    await visit(m.merchantId, m.link.token),
+    await visit(m.merchantId, m.link.token),
+    await visit(m.merchantId, m.link.token),
+  ] as [string, string, string, string];
+  const ids = [forLead, forRepeat, forRead, forCustomer];
+  // Answered, queued, and not written yet.
+  expect(await queued()).toBeGreaterThanOrEqual(4);
+  expect(await writtenReferrals(ids)).toBe(0);
+
+  const lead = await call('recordLead', m.merchantId, {
+    body: { referral: forLead, email: 'queued@example.com' },
+  });
+  expect(lead.status).toBe(200);
+  expect((lead.body as { referral: ReferralView }).referral).toMatchObject({
+    id: forLead,
+    conversion_state: 'lead',
+  });
+
+  expect(await visit(m.merchantId, m.link.token, forRepeat)).toBe(forRepeat);
+
+  const read = await call('getReferral', m.merchantId, { id: forRead });
+  expect(read.status).toBe(200);
+  expect(read.body).toMatchObject({ id: forRead, visits: 1, conversion_state: 'visitor' });
+  // Another merchant does not see it, queued or not.
+  expect((await call('getReferral', randomUUID(), { id: forRead })).status).toBe(404);
+
+  const customer: ProcessorEvent = {
+    id: `evt_${randomUUID()}`,
+    type: 'customer.created',
+    data: {
+      object: {
+        id: `cus_${randomUUID()}`,
+        email: 'c@example.com',
+        metadata: { referral: forCustomer },
+      },
+    },
+  };
+  await new EventPublisher(component.nc).publish(
+    buildEvent('processor.received', m.merchantId, { event: customer }),
+  );
+  await awaitDrained(component.nc, STREAMS.gateway.name, 'tracking-processor');
+  const customerRead = await call('getReferral', m.merchantId, { id: forCustomer });
+  expect(customerRead.body).toMatchObject({ id: forCustomer, conversion_state: 'lead' });
+
+  // The consumer runs again: what the readers wrote is not written twice, nor announced twice.
+  await jsm.consumers.resume(VISIT_INTAKE.stream, VISIT_INTAKE.durable);
+  await eventually(async () => ((await queued()) === 0 ? true : undefined));
+  expect(await writtenReferrals(ids)).toBe(4);
+  const created = await eventsOf<ReferralView>(
+    component.natsUrl,
+    tracking,
+    'referral.created',
+    m.merchantId,
+  );
+  expect(created.map((e) => e.data.id).sort()).toEqual([...ids].sort());
+  const repeat = await call('getReferral', m.merchantId, { id: forRepeat });
+  expect(repeat.body).toMatchObject({ id: forRepeat, visits: 2 });
+});
+
+it('lists every referral whose visit was answered before the list was asked for', async () => {
+  const m = await merchantWithLink();
+  const ids = await Promise.all(
+    Array.from({ length: 30 }, () => visit(m.merchantId, m.link.token)),
+  );
+  const list = await call('listReferrals', m.merchantId, {});
+  expect(list.status).toBe(200);
+  const page = list.body as { data: ReferralView[]; pagination: { total_count: number } };
+  expect(page.pagination.total_count).toBe(ids.length);
+  expect(page.data.length).toBeGreaterThan(0);
+  for (const referral of page.data) expect(ids).toContain(referral.id);
+});
+
+it('answers a referral id that cannot be a queue key as an unknown referral', async () => {
+  const m = await merchantWithLink();
+  for (const id of ['a.b', '>', '*', 'x y', 'a.>']) {
+    expect((await call('getReferral', m.merchantId, { id })).status).toBe(404);
+  }
+});
