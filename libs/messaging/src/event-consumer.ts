@@ -10,7 +10,7 @@ import type { NatsConnection } from '@nats-io/nats-core';
 import { HEADERS, eventEnvelopeSchema, partitionSubjects, partitionToken } from '@aff/contracts';
 import type { EventEnvelope, EventType } from '@aff/contracts';
 import { isAppError } from '@aff/api';
-import type { Logger } from '@aff/logging';
+import { lazyChild, type Logger } from '@aff/logging';
 import { extractTraceContext } from './trace-context';
 import { decodeJson } from './json';
 import { KeyedLanes } from './keyed-lanes';
@@ -128,7 +128,7 @@ function decode(msg: JsMsg, opts: ConsumerOptions): EventEnvelope | undefined {
 
 async function processOne(msg: JsMsg, event: EventEnvelope, opts: ConsumerOptions): Promise<void> {
   const requestId = msg.headers?.get(HEADERS.requestId) || undefined;
-  const log = opts.log.child({ eventId: event.id, eventType: event.type, requestId });
+  const log = lazyChild(opts.log, { eventId: event.id, eventType: event.type, requestId });
   const parent = extractTraceContext(msg.headers);
   const span = tracer.startSpan(
     `${opts.spanSubject ?? msg.subject} process`,
