@@ -19,6 +19,7 @@ import { HEADERS, eventEnvelopeSchema, type EventEnvelope } from '@aff/contracts
 import type { EventContext } from './event-publisher';
 import { startConsumer, type ConsumerOptions, type RunningConsumer } from './event-consumer';
 import { decodeJson, encodeJson } from './json';
+import { addStreamIfMissing, DUPLICATE_WINDOW_NS, MAX_AGE_NS } from './streams';
 import { injectTraceContext } from './trace-context';
 
 export interface KeyedWorkQueueOptions {
@@ -35,8 +36,6 @@ export interface QueuedMessage {
 
 /** A key must be one subject token: no dots, no wildcards, nothing a subject cannot hold. */
 const KEY = /^[A-Za-z0-9_-]{1,128}$/;
-const DUPLICATE_WINDOW_NS = 10 * 60 * 1e9;
-const MAX_AGE_NS = 30 * 24 * 3600 * 1e9;
 /** How often `drained` looks at the stream again. */
 const DRAIN_POLL_MS = 20;
 
@@ -53,23 +52,15 @@ export class KeyedWorkQueue {
   /** Opens the queue, creating its stream if this is the first process to open it. */
   static async open(nc: NatsConnection, opts: KeyedWorkQueueOptions): Promise<KeyedWorkQueue> {
     const jsm = await jetstreamManager(nc);
-    const existing = await jsm.streams.info(opts.stream).catch(() => undefined);
-    if (!existing) {
-      await jsm.streams
-        .add({
-          name: opts.stream,
-          subjects: [`${opts.subjectPrefix}.>`],
-          // A message leaves the stream once its consumer acknowledges it.
-          retention: RetentionPolicy.Workqueue,
-          storage: StorageType.File,
-          duplicate_window: DUPLICATE_WINDOW_NS,
-          max_age: MAX_AGE_NS,
-        })
-        .catch(async (error: unknown) => {
-          // Another process may have created it between our look-up and add.
-          if (!(await jsm.streams.info(opts.stream).catch(() => undefined))) throw error;
-        });
-    }
+    await addStreamIfMissing(jsm, {
+      name: opts.stream,
+      subjects: [`${opts.subjectPrefix}.>`],
+      // A message leaves the stream once its consumer acknowledges it.
+      retention: RetentionPolicy.Workqueue,
+      storage: StorageType.File,
+      duplicate_window: DUPLICATE_WINDOW_NS,
+      max_age: MAX_AGE_NS,
+    });
     return new KeyedWorkQueue(nc, jetstream(nc), jsm, opts);
   }
 
