@@ -130,6 +130,15 @@ describe('metrics', () => {
     );
     expect(total(affiliateSvc, 'outbox_backlog')).toBeGreaterThanOrEqual(0);
 
+    // Tracking's visit intake backlog is reported like any durable's lag (`total` throws
+    // when the series is missing).
+    const trackingSvc = await scrape('tracking');
+    const intake = {
+      messaging_destination_name: 'TRACKING_INTAKE',
+      messaging_consumer_group_name: 'tracking-intake',
+    };
+    expect(total(trackingSvc, 'messaging_consumer_lag', intake)).toBeGreaterThanOrEqual(0);
+
     const commission = await scrape('commission');
     expect(
       total(commission, 'affiliate_commission_state_changes_total', {

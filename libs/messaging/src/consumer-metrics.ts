@@ -6,7 +6,7 @@
 import { metrics } from '@opentelemetry/api';
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { STREAMS } from '@aff/contracts';
+import { STREAMS, VISIT_INTAKE } from '@aff/contracts';
 
 interface ConsumerFigures {
   stream: string;
@@ -52,7 +52,9 @@ async function readFigures(nc: NatsConnection, prefix: string): Promise<Consumer
   const found: ConsumerFigures[] = [];
   try {
     const jsm = await jetstreamManager(nc, { timeout: 1_000 });
-    for (const { name: stream } of Object.values(STREAMS)) {
+    // Tracking's visit intake last: its stream exists only once a tracking replica has started,
+    // and a stream that is not there ends the reading.
+    for (const stream of [...Object.values(STREAMS).map((s) => s.name), VISIT_INTAKE.stream]) {
       for await (const info of jsm.consumers.list(stream)) {
         const durable = info.config.durable_name;
         if (!durable?.startsWith(prefix)) continue;
