@@ -19,13 +19,13 @@ import { newReferral } from '../src/domain/new-referral';
 import { trackingService } from '../src/service';
 import { startComponent, type Component } from '../../../test/support/component';
 import {
-  awaitDrained,
-  awaitEvents,
-  eventsOf,
-  publishHandled,
-} from '../../../test/support/component-events';
+  callTracking,
+  handledProcessorEvent,
+  merchantWithLink as merchantWithLinkOn,
+} from './support/tracking-component';
+import { awaitEvents, eventsOf } from '../../../test/support/component-events';
 import { eventually } from '../../../test/support/processor';
-import { affiliateView, campaignView, linkView } from '../../../test/support/view-fixtures';
+import { affiliateView, campaignView } from '../../../test/support/view-fixtures';
 
 let component: Component<unknown>;
 let rpc: RpcClient;
@@ -40,47 +40,11 @@ afterAll(async () => {
 
 const tracking = STREAMS.tracking.name;
 
-/** A merchant whose campaign, affiliate and link the affiliate service has announced. */
-async function merchantWithLink() {
-  const merchantId = randomUUID();
-  const campaign = campaignView();
-  const affiliate = affiliateView({ campaign });
-  const link = linkView(affiliate.id);
-  await publishHandled(component.nc, STREAMS.affiliate.name, 'tracking-catalog', [
-    buildEvent('campaign.created', merchantId, campaign),
-    buildEvent('affiliate.created', merchantId, affiliate),
-    buildEvent('affiliate_link.created', merchantId, link),
-  ]);
-  return { merchantId, campaign, affiliate, link };
-}
-
-/**
- * As the gateway forwards it: the body as the page sent it, its public key included (the gateway
- * has checked it; the contract map's schema of the visit and lead bodies names it).
- */
-function call(operation: string, merchantId: string, fields: { body?: object; id?: string }) {
-  return rpc.call(
-    'tracking',
-    operation,
-    {
-      merchant_id: merchantId,
-      params: fields.id ? { id: fields.id } : {},
-      query: {},
-      body: fields.body && { key: 'pk_component', ...fields.body },
-      expand: [],
-      api_key_id: null,
-    },
-    randomUUID(),
-  );
-}
-
-/** A verified processor event as the gateway hands it over, and tracking has handled it. */
-async function processorEvent(merchantId: string, event: ProcessorEvent) {
-  await new EventPublisher(component.nc).publish(
-    buildEvent('processor.received', merchantId, { event }),
-  );
-  await awaitDrained(component.nc, STREAMS.gateway.name, 'tracking-processor');
-}
+const merchantWithLink = () => merchantWithLinkOn(component.nc);
+const call = (operation: string, merchantId: string, fields: { body?: object; id?: string }) =>
+  callTracking(rpc, operation, merchantId, fields);
+const processorEvent = (merchantId: string, event: ProcessorEvent) =>
+  handledProcessorEvent(component.nc, merchantId, event);
 
 it('records a visit through a link over RPC as a referral, with referral.created', async () => {
   const m = await merchantWithLink();

@@ -6,20 +6,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
-import {
-  STREAMS,
-  VISIT_INTAKE,
-  buildEvent,
-  type ProcessorEvent,
-  type ReferralView,
-} from '@aff/contracts';
-import { EventPublisher, RpcClient } from '@aff/messaging';
+import { STREAMS, VISIT_INTAKE, type ProcessorEvent, type ReferralView } from '@aff/contracts';
+import { RpcClient } from '@aff/messaging';
 import { connectMongo } from '@aff/mongo';
 import { trackingService } from '../src/service';
 import { startComponent, type Component } from '../../../test/support/component';
-import { awaitDrained, eventsOf, publishHandled } from '../../../test/support/component-events';
+import {
+  callTracking,
+  handledProcessorEvent,
+  merchantWithLink as merchantWithLinkOn,
+} from './support/tracking-component';
+import { eventsOf } from '../../../test/support/component-events';
 import { eventually } from '../../../test/support/processor';
-import { affiliateView, campaignView, linkView } from '../../../test/support/view-fixtures';
 
 let component: Component<unknown>;
 let rpc: RpcClient;
@@ -39,34 +37,9 @@ afterAll(async () => {
 
 const tracking = STREAMS.tracking.name;
 
-async function merchantWithLink() {
-  const merchantId = randomUUID();
-  const campaign = campaignView();
-  const affiliate = affiliateView({ campaign });
-  const link = linkView(affiliate.id);
-  await publishHandled(component.nc, STREAMS.affiliate.name, 'tracking-catalog', [
-    buildEvent('campaign.created', merchantId, campaign),
-    buildEvent('affiliate.created', merchantId, affiliate),
-    buildEvent('affiliate_link.created', merchantId, link),
-  ]);
-  return { merchantId, link };
-}
-
-function call(operation: string, merchantId: string, fields: { body?: object; id?: string }) {
-  return rpc.call(
-    'tracking',
-    operation,
-    {
-      merchant_id: merchantId,
-      params: fields.id ? { id: fields.id } : {},
-      query: {},
-      body: fields.body && { key: 'pk_component', ...fields.body },
-      expand: [],
-      api_key_id: null,
-    },
-    randomUUID(),
-  );
-}
+const merchantWithLink = () => merchantWithLinkOn(component.nc);
+const call = (operation: string, merchantId: string, fields: { body?: object; id?: string }) =>
+  callTracking(rpc, operation, merchantId, fields);
 
 async function visit(merchantId: string, token: string, referral?: string) {
   const reply = await call('recordVisit', merchantId, {
@@ -133,10 +106,7 @@ it('finds a referral still in the intake queue for a lead, a repeat visit, a rea
       },
     },
   };
-  await new EventPublisher(component.nc).publish(
-    buildEvent('processor.received', m.merchantId, { event: customer }),
-  );
-  await awaitDrained(component.nc, STREAMS.gateway.name, 'tracking-processor');
+  await handledProcessorEvent(component.nc, m.merchantId, customer);
   const customerRead = await call('getReferral', m.merchantId, { id: forCustomer });
   expect(customerRead.body).toMatchObject({ id: forCustomer, conversion_state: 'lead' });
 
