@@ -50,4 +50,9 @@ export const commonConfigSchema = z.object({
   LOG_LEVEL: env.logLevel(),
   /** Milliseconds a gateway waits for a service's reply before answering 504. */
   RPC_TIMEOUT_MS: env.positiveInt(5000),
+  /**
+   * Copies JetStream keeps of each stream: 1 on a single server, 3 on a three-node cluster (a
+   * lost node then loses no message). More than the cluster has nodes stops the service at start.
+   */
+  NATS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
 });

@@ -32,6 +32,7 @@ export function allModels(models: Models): AnyModel[] {
 /** The settings the kernel itself reads; every service's schema extends these. */
 export interface KernelConfig {
   NATS_URL: string;
+  NATS_STREAM_REPLICAS: number;
   MONGO_URL: string;
   MONGO_DB: string;
   HEALTH_PORT: number;

@@ -46,7 +46,7 @@ export async function startService<
   const { name } = definition;
   const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
   const nc = await connectNats(config.NATS_URL, name, log);
-  await ensureStreams(nc);
+  await ensureStreams(nc, undefined, { replicas: config.NATS_STREAM_REPLICAS });
 
   const models = definition.models(mongo);
   await Promise.all(allModels(models).map((model) => model.init()));

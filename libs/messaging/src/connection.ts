@@ -4,9 +4,13 @@ import type { NatsConnection } from '@nats-io/nats-core';
 import type { Logger } from '@aff/logging';
 import { observeConsumers } from './consumer-metrics';
 
+/**
+ * `url` may list several servers, comma-separated (seeds of a cluster); once connected, the
+ * client also learns the other members from the server and fails over to them.
+ */
 export async function connectNats(url: string, name: string, log: Logger): Promise<NatsConnection> {
   const nc = await connect({
-    servers: url,
+    servers: url.split(',').map((server) => server.trim()),
     name,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,

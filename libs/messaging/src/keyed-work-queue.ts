@@ -19,7 +19,13 @@ import { HEADERS, eventEnvelopeSchema, type EventEnvelope } from '@aff/contracts
 import type { EventContext } from './event-publisher';
 import { startConsumer, type ConsumerOptions, type RunningConsumer } from './event-consumer';
 import { decodeJson, encodeJson } from './json';
-import { addStreamIfMissing, DUPLICATE_WINDOW_NS, MAX_AGE_NS } from './streams';
+import {
+  DUPLICATE_WINDOW_NS,
+  MAX_AGE_NS,
+  SINGLE_SERVER,
+  reconcileStream,
+  type StreamPlacement,
+} from './streams';
 import { injectTraceContext } from './trace-context';
 
 export interface KeyedWorkQueueOptions {
@@ -49,10 +55,17 @@ export class KeyedWorkQueue {
     private readonly opts: KeyedWorkQueueOptions,
   ) {}
 
-  /** Opens the queue, creating its stream if this is the first process to open it. */
-  static async open(nc: NatsConnection, opts: KeyedWorkQueueOptions): Promise<KeyedWorkQueue> {
+  /**
+   * Opens the queue, creating its stream if this is the first process to open it (or bringing it
+   * to `placement`'s replica count).
+   */
+  static async open(
+    nc: NatsConnection,
+    opts: KeyedWorkQueueOptions,
+    placement: StreamPlacement = SINGLE_SERVER,
+  ): Promise<KeyedWorkQueue> {
     const jsm = await jetstreamManager(nc);
-    await addStreamIfMissing(jsm, {
+    await reconcileStream(jsm, {
       name: opts.stream,
       subjects: [`${opts.subjectPrefix}.>`],
       // A message leaves the stream once its consumer acknowledges it.
@@ -60,6 +73,7 @@ export class KeyedWorkQueue {
       storage: StorageType.File,
       duplicate_window: DUPLICATE_WINDOW_NS,
       max_age: MAX_AGE_NS,
+      num_replicas: placement.replicas,
     });
     return new KeyedWorkQueue(nc, jetstream(nc), jsm, opts);
   }

@@ -12,6 +12,17 @@ export const DUPLICATE_WINDOW_NS = 10 * 60 * 1e9; // a relay retrying within 10 
 export const MAX_AGE_NS = 30 * 24 * 3600 * 1e9;
 
 /**
+ * How many copies of each stream (and, by inheritance, of each durable consumer's state) the
+ * JetStream cluster keeps. 1 on a single server; 3 on a three-node cluster, so a node lost
+ * keeps every message not yet handled. A stream made with another count is rescaled to it.
+ */
+export interface StreamPlacement {
+  replicas: number;
+}
+
+export const SINGLE_SERVER: StreamPlacement = { replicas: 1 };
+
+/**
  * Adds the stream unless it exists, and returns the existing one's info (undefined when added).
  * Another process adding it at the same moment is not an error.
  */
@@ -27,22 +38,40 @@ export async function addStreamIfMissing(
   return undefined;
 }
 
+/**
+ * Adds the stream, or brings an existing one to `config`'s subjects (when it lacks one) and
+ * replica count. Rescaling is JetStream's own: it copies the stream to the new peers while the
+ * stream keeps serving.
+ */
+export async function reconcileStream(
+  jsm: JetStreamManager,
+  config: Partial<StreamConfig> & { name: string; subjects: string[]; num_replicas: number },
+): Promise<void> {
+  const existing = await addStreamIfMissing(jsm, config);
+  if (!existing) return;
+  const lacksSubject = config.subjects.some((s) => !existing.config.subjects?.includes(s));
+  if (!lacksSubject && existing.config.num_replicas === config.num_replicas) return;
+  await jsm.streams.update(config.name, {
+    ...existing.config,
+    subjects: config.subjects,
+    num_replicas: config.num_replicas,
+  });
+}
+
 export async function ensureStreams(
   nc: NatsConnection,
   names: (keyof typeof STREAMS)[] = Object.keys(STREAMS) as (keyof typeof STREAMS)[],
+  placement: StreamPlacement = SINGLE_SERVER,
 ): Promise<void> {
   const jsm = await jetstreamManager(nc);
   for (const key of names) {
     const { name, aggregates } = STREAMS[key];
-    const subjects = streamSubjects(aggregates);
-    const existing = await addStreamIfMissing(jsm, {
+    await reconcileStream(jsm, {
       name,
-      subjects,
+      subjects: streamSubjects(aggregates),
       duplicate_window: DUPLICATE_WINDOW_NS,
       max_age: MAX_AGE_NS,
+      num_replicas: placement.replicas,
     });
-    if (existing && subjects.some((s) => !existing.config.subjects?.includes(s))) {
-      await jsm.streams.update(name, { ...existing.config, subjects });
-    }
   }
 }

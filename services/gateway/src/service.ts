@@ -37,7 +37,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   const portalSessions = portalSessionModel(mongo);
   await portalSessions.init();
   const nc = await connectNats(config.NATS_URL, 'gateway', log);
-  await ensureStreams(nc, ['gateway']);
+  await ensureStreams(nc, ['gateway'], { replicas: config.NATS_STREAM_REPLICAS });
   // Fail fast instead of queueing: a down Redis must hand over to the in-process limiter at once.
   const redis = new Redis(config.REDIS_URL, {
     enableOfflineQueue: false,

@@ -56,7 +56,7 @@ export async function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingMo
   const writer = new ReferralWriter(stored, presenter);
   // Durable-first visit intake: visits are queued in JetStream and written in batches; readers
   // see queued referrals too (ReferralsWithIntake), so every use case reads through it.
-  const queue = await JetStreamVisitQueue.open(nc);
+  const queue = await JetStreamVisitQueue.open(nc, { replicas: config.NATS_STREAM_REPLICAS });
   const publisher = new EventPublisher(nc);
   const intake = new VisitIntake(stored, writer, async (events, context) => {
     for (const event of events) await publisher.publish(event, context);

@@ -10,3 +10,5 @@ export type { RunningSystem, StartSystemOptions, SystemProcess } from './system'
 export { runDevSystem } from './dev-system';
 export { findBinary } from './binaries';
 export { localCommand } from './local-servers';
+export { startNatsCluster } from './nats-cluster';
+export type { ClusterNode, NatsCluster } from './nats-cluster';

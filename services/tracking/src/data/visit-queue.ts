@@ -13,6 +13,7 @@ import {
   type EventContext,
   type NatsConnection,
   type RunningConsumer,
+  type StreamPlacement,
 } from '@aff/messaging';
 import type { ReferralRecord } from '../domain/records';
 import type { AcceptedVisit, VisitQueue } from '../domain/ports';
@@ -30,12 +31,13 @@ const DATE_FIELDS = [
 export class JetStreamVisitQueue implements VisitQueue {
   private constructor(private readonly queue: KeyedWorkQueue) {}
 
-  static async open(nc: NatsConnection): Promise<JetStreamVisitQueue> {
+  static async open(nc: NatsConnection, placement: StreamPlacement): Promise<JetStreamVisitQueue> {
     return new JetStreamVisitQueue(
-      await KeyedWorkQueue.open(nc, {
-        stream: VISIT_INTAKE.stream,
-        subjectPrefix: VISIT_INTAKE.subjectPrefix,
-      }),
+      await KeyedWorkQueue.open(
+        nc,
+        { stream: VISIT_INTAKE.stream, subjectPrefix: VISIT_INTAKE.subjectPrefix },
+        placement,
+      ),
     );
   }
 

@@ -1,0 +1,132 @@
+/**
+ * Streams on a real three-node JetStream cluster (local nats-server processes): with
+ * NATS_STREAM_REPLICAS=3 every stream keeps a copy on each node, so losing the node that leads a
+ * stream loses none of its messages, and a stream made with one replica is rescaled. With one
+ * replica, the same loss takes the stream away: what the setting is for.
+ */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import { findBinary, startNatsCluster, type NatsCluster } from '@aff/devstack';
+import { buildEvent, STREAMS, VISIT_INTAKE } from '@aff/contracts';
+import { createLogger } from '@aff/logging';
+import {
+  EventPublisher,
+  KeyedWorkQueue,
+  connectNats,
+  ensureStreams,
+  type NatsConnection,
+} from '../src';
+
+const log = createLogger('stream-replicas-test', 'silent');
+// Without a local nats-server (a machine that runs the servers in Docker) there is no cluster.
+const withCluster = findBinary('nats-server') ? describe : describe.skip;
+
+withCluster('JetStream streams on a three-node cluster', () => {
+  let cluster: NatsCluster;
+  let nc: NatsConnection;
+  let jsm: JetStreamManager;
+
+  beforeAll(async () => {
+    cluster = (await startNatsCluster(3))!;
+    nc = await connectNats(cluster.urls, 'stream-replicas-test', log);
+    // The cluster answers JetStream requests once it has elected its meta leader.
+    jsm = await eventually(() => jetstreamManager(nc), 30_000);
+  }, 60_000);
+  afterAll(async () => {
+    await nc?.close();
+    await cluster?.stop();
+  });
+
+  it('keeps every message of a three-replica stream when the node leading it is lost', async () => {
+    await ensureStreams(nc, ['affiliate'], { replicas: 3 });
+    const name = STREAMS.affiliate.name;
+    const made = await jsm.streams.info(name);
+    expect(made.config.num_replicas).toBe(3);
+    const publisher = new EventPublisher(nc);
+    const published: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const event = buildEvent('affiliate.updated', randomUUID(), { id: randomUUID() } as never);
+      await publisher.publish(event, {});
+      published.push(event.id);
+    }
+    const replicated = await eventually(async () => {
+      const info = await jsm.streams.info(name);
+      if ((info.cluster?.replicas ?? []).filter((r) => r.current).length !== 2)
+        throw new Error('replicas not current yet');
+      return info;
+    }, 20_000);
+    const leader = replicated.cluster!.leader!;
+
+    await nodeNamed(leader).stop();
+
+    const after = await eventually(async () => {
+      const info = await jsm.streams.info(name);
+      if (!info.cluster?.leader || info.cluster.leader === leader) throw new Error('no new leader');
+      return info;
+    }, 30_000);
+    expect(after.state.messages).toBe(40);
+    const stored: string[] = [];
+    for (let seq = after.state.first_seq; seq <= after.state.last_seq; seq++) {
+      const message = await jsm.streams.getMessage(name, { seq });
+      stored.push((message!.json() as { id: string }).id);
+    }
+    expect(stored).toEqual(published);
+    await nodeNamed(leader).start();
+  }, 90_000);
+
+  it('rescales a stream made with one replica, and opens work queues with the same count', async () => {
+    await ensureStreams(nc, ['tracking']);
+    const name = STREAMS.tracking.name;
+    expect((await jsm.streams.info(name)).config.num_replicas).toBe(1);
+
+    await ensureStreams(nc, ['tracking'], { replicas: 3 });
+    const rescaled = await eventually(async () => {
+      const info = await jsm.streams.info(name);
+      if ((info.cluster?.replicas ?? []).length !== 2) throw new Error('not rescaled yet');
+      return info;
+    }, 30_000);
+    expect(rescaled.config.num_replicas).toBe(3);
+
+    await KeyedWorkQueue.open(
+      nc,
+      { stream: VISIT_INTAKE.stream, subjectPrefix: VISIT_INTAKE.subjectPrefix },
+      { replicas: 3 },
+    );
+    expect((await jsm.streams.info(VISIT_INTAKE.stream)).config.num_replicas).toBe(3);
+  }, 90_000);
+
+  it('with one replica, losing the node that holds a stream takes the stream away', async () => {
+    await ensureStreams(nc, ['payout']);
+    const name = STREAMS.payout.name;
+    const info = await jsm.streams.info(name);
+    expect(info.config.num_replicas).toBe(1);
+    const holder = info.cluster!.leader!;
+
+    await nodeNamed(holder).stop();
+    try {
+      // The other nodes know the stream, but none has a copy to serve it from.
+      await expect(jsm.streams.info(name)).rejects.toThrow();
+    } finally {
+      await nodeNamed(holder).start();
+    }
+  }, 90_000);
+
+  function nodeNamed(name: string) {
+    const node = cluster.nodes.find((n) => n.name === name);
+    if (!node) throw new Error(`no node ${name}`);
+    return node;
+  }
+});
+
+async function eventually<T>(attempt: () => Promise<T>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await delay(250);
+    }
+  }
+}
