@@ -8,13 +8,20 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { RunningSystem } from '../system';
-import { call, prepareAffiliate, sendProcessor, type BenchMerchant } from './money-bench';
+import {
+  call,
+  prepareAffiliate,
+  sendProcessor,
+  type BenchMerchant,
+  type MeasuredWindow,
+} from './money-bench';
 import { inPool, percentile } from './pool';
 import { describeSettle, settleCpu } from './settle';
 
 export interface ChargeBenchFigures {
   customers: number;
-  drain: { charges: number; seconds: number; commissionsPerSecond: number };
+  /** `seconds` includes `startupSeconds`, the time tracking and commission took to be ready. */
+  drain: { charges: number; seconds: number; startupSeconds: number; commissionsPerSecond: number };
   steady: { ratePerSecond: number; samples: number; p50Ms: number; p99Ms: number; missing: number };
 }
 
@@ -24,6 +31,8 @@ export interface ChargeBenchOptions {
   steadyRate: number;
   steadySeconds: number;
   log: (line: string) => void;
+  /** Around the drain, from tracking and commission being ready to the last commission listed. */
+  drainWindow?: MeasuredWindow;
 }
 
 export async function benchCharges(
@@ -71,6 +80,8 @@ export async function benchCharges(
   await inPool(customers.length, opts.concurrency, (i) => charge(customers[i]!));
   const started = Date.now();
   await Promise.all([system.startProcess('tracking'), system.startProcess('commission')]);
+  const startupSeconds = (Date.now() - started) / 1000;
+  const measured = opts.drainWindow?.();
   // Polled every 250 ms: each poll is a filtered count, a scan of the commissions on the local
   // database, and a faster probe would take a visible share of the CPU it is measuring.
   await waitFor(
@@ -79,6 +90,7 @@ export async function benchCharges(
     250,
   );
   const drainSeconds = (Date.now() - started) / 1000;
+  measured?.end(customers.length);
 
   // The drain's fan-out (counters, statistics, mails, payouts, webhooks) is still catching up
   // when the last commission shows: about 7 s of both cores after 1,000 charges. A latency taken
@@ -93,6 +105,7 @@ export async function benchCharges(
     drain: {
       charges: customers.length,
       seconds: drainSeconds,
+      startupSeconds,
       commissionsPerSecond: customers.length / drainSeconds,
     },
     steady,

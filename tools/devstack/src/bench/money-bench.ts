@@ -85,11 +85,15 @@ export async function prepareAffiliate(gatewayUrl: string, merchant: BenchMercha
   );
 }
 
+/** Opens a window around the measured run (not the warm-up); closed with the requests made. */
+export type MeasuredWindow = () => { end(events: number): unknown };
+
 export async function benchVisits(
   gatewayUrl: string,
   merchant: BenchMerchant,
   token: string,
   load: Load,
+  window?: MeasuredWindow,
 ): Promise<Measurement> {
   const visit = {
     url: `${gatewayUrl}/t/v1/visits`,
@@ -99,6 +103,7 @@ export async function benchVisits(
     connections: load.connections,
   };
   await autocannon({ ...visit, duration: 2 }); // warm-up: JIT, pools, the link in memory
+  const measured = window?.();
   const result = await autocannon({
     url: `${gatewayUrl}/t/v1/visits`,
     method: 'POST',
@@ -107,6 +112,7 @@ export async function benchVisits(
     connections: load.connections,
     duration: load.durationSeconds,
   });
+  measured?.end(result.requests.total);
   return {
     name: 'POST /t/v1/visits (new referral each)',
     requestsPerSecond: result.requests.average,

@@ -7,6 +7,8 @@
  *  - hook → commission readable, p50 and p99, at a steady 20 charges/s;
  *  - `GET /v1/referrals?limit=25` with 100 and with 10,000 referrals in the tenant;
  *  - `GET /v1/affiliates?limit=25` through the gateway against two one-process baselines.
+ * With each of visits, charge drain and webhook drain: the CPU time each process spent per event
+ * in that window (cpu-account.ts), which says what bounds the figure on shared cores.
  * Prints every figure and whether each target is met; `--json FILE` writes them as JSON too.
  *   npm run bench -- [--duration 10] [--connections 20] [--json FILE]
  */
@@ -20,6 +22,7 @@ import { findRepoRoot } from '../repo-root';
 import { startSystem } from '../system';
 import { startBaseline } from './bench-targets';
 import { benchCharges } from './charge-bench';
+import { CpuMeter, formatCpuAccounts, type CpuAccount } from './cpu-account';
 import { formatTable, measure, type Measurement } from './measure';
 import { benchVisits, prepareAffiliate, type BenchMerchant } from './money-bench';
 import { measureRawInserts } from './raw-insert';
@@ -68,6 +71,12 @@ async function main(argv: string[]): Promise<void> {
   const stops: (() => unknown)[] = [() => infra.stop(), () => system.stop()];
   try {
     const newMerchant = (name: string) => createMerchant(root, infra, name);
+    const meter = new CpuMeter(system, infra);
+    const cpu: Record<string, CpuAccount | undefined> = {};
+    const windowFor = (name: string) => () => {
+      const window = meter.start();
+      return { end: (events: number) => (cpu[name] = window.end(events)) };
+    };
     const merchant = newMerchant('Bench');
     const load = { connections, durationSeconds };
 
@@ -79,7 +88,13 @@ async function main(argv: string[]): Promise<void> {
 
     say('visits …');
     const affiliate = await prepareAffiliate(system.gatewayUrl, merchant);
-    const visits = await benchVisits(system.gatewayUrl, merchant, affiliate.links[0].token, load);
+    const visits = await benchVisits(
+      system.gatewayUrl,
+      merchant,
+      affiliate.links[0].token,
+      load,
+      windowFor('visits'),
+    );
 
     const charges = await benchCharges(system, newMerchant('Bench charges'), {
       customers: Number(values.charges),
@@ -87,6 +102,7 @@ async function main(argv: string[]): Promise<void> {
       steadyRate: 20,
       steadySeconds: durationSeconds,
       log: say,
+      drainWindow: windowFor('charge drain, once started'),
     });
 
     say('referral list …');
@@ -111,6 +127,7 @@ async function main(argv: string[]): Promise<void> {
       liveEvents: 100,
       backlogEvents: Number(values.deliveries),
       log: say,
+      drainWindow: windowFor('webhook drain, once started'),
     });
 
     const ratios = {
@@ -141,9 +158,11 @@ async function main(argv: string[]): Promise<void> {
         `raw single-document inserts (${connections} writers): ${raw.insertsPerSecond.toFixed(0)}/s`,
         formatTable([visits, list.small, list.large, ...affiliates.rows]),
         '',
-        `charges: ${charges.customers} attributed customers; backlog of ${charges.drain.charges} charges → commissions in ${charges.drain.seconds.toFixed(1)} s = ${charges.drain.commissionsPerSecond.toFixed(1)}/s (clock includes starting tracking and commission)`,
+        `charges: ${charges.customers} attributed customers; backlog of ${charges.drain.charges} charges → commissions in ${charges.drain.seconds.toFixed(1)} s = ${charges.drain.commissionsPerSecond.toFixed(1)}/s (clock includes starting tracking and commission: ${charges.drain.startupSeconds.toFixed(1)} s)`,
         `hook → commission readable at ${charges.steady.ratePerSecond} charges/s: p50 ${charges.steady.p50Ms} ms, p99 ${charges.steady.p99Ms} ms (${charges.steady.samples} samples, ${charges.steady.missing} not seen)`,
         formatWebhookBench(webhooks),
+        '',
+        formatCpuAccounts(cpu),
         '',
         'targets (each a ratio to a baseline of this run):',
         ...targets.map(
@@ -161,6 +180,7 @@ async function main(argv: string[]): Promise<void> {
         list,
         affiliates: affiliates.rows,
         webhooks,
+        cpu,
         ratios,
         targets,
       };

@@ -10,6 +10,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RunningSystem } from '../system';
+import type { MeasuredWindow } from './money-bench';
 
 export interface WebhookBenchOptions {
   /** Events in the latency phase. */
@@ -19,6 +20,8 @@ export interface WebhookBenchOptions {
   /** Events piled up for the throughput phase. */
   backlogEvents?: number;
   log?: (line: string) => void;
+  /** Around the backlog's drain, from the webhook service being ready to the last delivery. */
+  drainWindow?: MeasuredWindow;
 }
 
 export interface WebhookBenchResult {
@@ -59,7 +62,9 @@ export async function benchWebhooks(
     receiver.receipts.length = 0;
     await createAffiliates(post, backlogEvents, 16);
     await system.startProcess('webhook');
+    const measured = opts.drainWindow?.();
     const drained = await receiver.waitForCount(backlogEvents, 300_000);
+    measured?.end(backlogEvents);
     const received = drained.map((r) => r.receivedAt);
     const seconds = (Math.max(...received) - Math.min(...received)) / 1000;
 
