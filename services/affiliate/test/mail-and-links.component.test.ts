@@ -275,5 +275,10 @@ it('writes mails to the outbox directory when no SMTP server is configured', asy
   expect(eml).toMatch(/^Subject: Hi$/m);
   expect(eml).toMatch(/^To: a@example.com$/m);
   expect(eml).toMatch(/^Message-ID: <k1@example.test>$/m);
+
+  // The directory is made once; removed while the service runs, the next mail makes it again.
+  fs.rmSync(dir, { recursive: true, force: true });
+  await transport.send({ ...message, messageId: '<k2@example.test>' });
+  expect(fs.readdirSync(dir)).toHaveLength(2);
   fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -45,16 +45,31 @@ export function createMailTransport(config: MailTransportConfig): MailTransport 
   }
   const dir = path.resolve(config.MAIL_OUTBOX_DIR);
   const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true });
+  // Made on the first mail, not on each: a mkdir per mail was a visible share of the affiliate
+  // service's CPU in a burst of commissions. A directory removed meanwhile is made again.
+  let dirMade = false;
+  const writeFile = async (file: string, data: string | Buffer) => {
+    if (!dirMade) {
+      await fs.mkdir(dir, { recursive: true });
+      dirMade = true;
+    }
+    try {
+      await fs.writeFile(file, data);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      await fs.mkdir(dir, { recursive: true });
+      await fs.writeFile(file, data);
+    }
+  };
   return {
     description: `outbox directory ${dir}`,
     async send(mail) {
       const info = await transporter.sendMail({ ...mail, from: config.MAIL_FROM });
-      await fs.mkdir(dir, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeName(mail.messageId)}`;
-      await fs.writeFile(path.join(dir, `${name}.eml`), info.message as Buffer);
+      await writeFile(path.join(dir, `${name}.eml`), info.message as Buffer);
       // The .eml wraps long lines (quoted-printable); the .txt keeps links whole for a terminal.
       const plain = `To: ${mail.to}\nSubject: ${mail.subject}\n\n${mail.text}\n`;
-      await fs.writeFile(path.join(dir, `${name}.txt`), plain);
+      await writeFile(path.join(dir, `${name}.txt`), plain);
     },
   };
 }
