@@ -23,6 +23,7 @@ import {
   DUPLICATE_WINDOW_NS,
   MAX_AGE_NS,
   SINGLE_SERVER,
+  checkPlacement,
   reconcileStream,
   type StreamPlacement,
 } from './streams';
@@ -64,6 +65,7 @@ export class KeyedWorkQueue {
     opts: KeyedWorkQueueOptions,
     placement: StreamPlacement = SINGLE_SERVER,
   ): Promise<KeyedWorkQueue> {
+    checkPlacement(nc, placement);
     const jsm = await jetstreamManager(nc);
     await reconcileStream(jsm, {
       name: opts.stream,

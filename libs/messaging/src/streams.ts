@@ -23,6 +23,19 @@ export interface StreamPlacement {
 export const SINGLE_SERVER: StreamPlacement = { replicas: 1 };
 
 /**
+ * Refuses more than one replica on a server that is not part of a cluster. JetStream refuses it
+ * when a stream is added, but accepts it silently when an existing stream is updated, and then
+ * reports copies it does not keep.
+ */
+export function checkPlacement(nc: NatsConnection, placement: StreamPlacement): void {
+  if (placement.replicas > 1 && !nc.info?.cluster) {
+    throw new Error(
+      `NATS_STREAM_REPLICAS is ${placement.replicas}, but NATS server ${nc.info?.server_name ?? ''} is not part of a cluster: set it to 1, or to at most the cluster's size`,
+    );
+  }
+}
+
+/**
  * Adds the stream unless it exists, and returns the existing one's info (undefined when added).
  * Another process adding it at the same moment is not an error.
  */
@@ -63,6 +76,7 @@ export async function ensureStreams(
   names: (keyof typeof STREAMS)[] = Object.keys(STREAMS) as (keyof typeof STREAMS)[],
   placement: StreamPlacement = SINGLE_SERVER,
 ): Promise<void> {
+  checkPlacement(nc, placement);
   const jsm = await jetstreamManager(nc);
   for (const key of names) {
     const { name, aggregates } = STREAMS[key];

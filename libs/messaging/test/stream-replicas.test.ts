@@ -112,6 +112,27 @@ withCluster('JetStream streams on a three-node cluster', () => {
     }
   }, 90_000);
 
+  it('refuses more than one replica on a server outside a cluster, for new and existing streams', async () => {
+    const single = await connectNats(process.env.NATS_URL!, 'stream-replicas-single', log);
+    try {
+      await ensureStreams(single, ['affiliate']); // exists with one replica
+      await expect(ensureStreams(single, ['affiliate'], { replicas: 3 })).rejects.toThrow(
+        /NATS_STREAM_REPLICAS is 3, but NATS server .* is not part of a cluster/,
+      );
+      const jsmSingle = await jetstreamManager(single);
+      expect((await jsmSingle.streams.info(STREAMS.affiliate.name)).config.num_replicas).toBe(1);
+      await expect(
+        KeyedWorkQueue.open(
+          single,
+          { stream: VISIT_INTAKE.stream, subjectPrefix: VISIT_INTAKE.subjectPrefix },
+          { replicas: 2 },
+        ),
+      ).rejects.toThrow(/not part of a cluster/);
+    } finally {
+      await single.close();
+    }
+  });
+
   function nodeNamed(name: string) {
     const node = cluster.nodes.find((n) => n.name === name);
     if (!node) throw new Error(`no node ${name}`);
