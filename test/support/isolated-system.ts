@@ -17,10 +17,14 @@ export async function startIsolatedSystem(
   opts: {
     env?: NodeJS.ProcessEnv;
     redisUrl?: string;
+    /** A NATS of the test's own (a cluster, say) instead of a server started for this system. */
+    natsUrl?: string;
     replicas?: Parameters<typeof startSystem>[0]['replicas'];
   } = {},
 ): Promise<IsolatedSystem> {
-  const nats = await startInfra({ containers: false, ownNats: true });
+  const nats = opts.natsUrl
+    ? { natsUrl: opts.natsUrl, stop: async () => undefined }
+    : await startInfra({ containers: false, ownNats: true });
   const infra = {
     mongoUrl: process.env.MONGO_URL!,
     redisUrl: opts.redisUrl ?? process.env.REDIS_URL!,
