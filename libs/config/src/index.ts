@@ -32,6 +32,17 @@ export const env = {
       .refine((value) => protocols.some((p) => value.startsWith(`${p}://`)), {
         error: `must be a URL starting with ${protocols.map((p) => `${p}://`).join(' or ')}`,
       }),
+  /** One URL or several, comma-separated (the seeds of a cluster), each checked. */
+  urlList: (protocols: string[]) =>
+    z
+      .string({ error: 'is required' })
+      .refine(
+        (value) =>
+          value.split(',').every((url) => protocols.some((p) => url.trim().startsWith(`${p}://`))),
+        {
+          error: `must be a URL, or comma-separated URLs, each starting with ${protocols.map((p) => `${p}://`).join(' or ')}`,
+        },
+      ),
   port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
   positiveInt: (fallback: number) => z.coerce.number().int().positive().default(fallback),
   positiveNumber: (fallback: number) => z.coerce.number().positive().default(fallback),
@@ -46,7 +57,7 @@ export const env = {
 
 /** Settings every service shares. */
 export const commonConfigSchema = z.object({
-  NATS_URL: env.url(['nats', 'tls']),
+  NATS_URL: env.urlList(['nats', 'tls']),
   LOG_LEVEL: env.logLevel(),
   /** Milliseconds a gateway waits for a service's reply before answering 504. */
   RPC_TIMEOUT_MS: env.positiveInt(5000),

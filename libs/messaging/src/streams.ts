@@ -39,7 +39,7 @@ export function checkPlacement(nc: NatsConnection, placement: StreamPlacement): 
  * Adds the stream unless it exists, and returns the existing one's info (undefined when added).
  * Another process adding it at the same moment is not an error.
  */
-export async function addStreamIfMissing(
+async function addStreamIfMissing(
   jsm: JetStreamManager,
   config: Partial<StreamConfig> & { name: string },
 ): Promise<StreamInfo | undefined> {

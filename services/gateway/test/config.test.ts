@@ -35,4 +35,21 @@ describe('gateway configuration', () => {
       expect(problems).toMatch(/^MONGO_URL: must be a URL starting with mongodb:\/\//m);
     }
   });
+
+  it('takes NATS_URL as one server or a comma-separated list, each a NATS URL, and the replica count', () => {
+    const seeds = 'nats://n1:4222, nats://n2:4222,tls://n3:4222';
+    expect(
+      loadGatewayConfig({ ...valid, NATS_URL: seeds, NATS_STREAM_REPLICAS: '3' }),
+    ).toMatchObject({ NATS_URL: seeds, NATS_STREAM_REPLICAS: 3 });
+    expect(loadGatewayConfig(valid).NATS_STREAM_REPLICAS).toBe(1);
+    for (const [name, value] of [
+      ['NATS_URL', 'nats://n1:4222,n2:4222'],
+      ['NATS_STREAM_REPLICAS', '0'],
+      ['NATS_STREAM_REPLICAS', '7'],
+    ]) {
+      expect(() => loadGatewayConfig({ ...valid, [name!]: value })).toThrow(
+        new RegExp(`${name}: `),
+      );
+    }
+  });
 });

@@ -18,7 +18,6 @@ const READY_TIMEOUT_MS = 30_000;
 export interface ClusterNode {
   name: string;
   url: string;
-  running(): boolean;
   /** Stops the node (SIGKILL by default: a node lost, not shut down). */
   stop(signal?: NodeJS.Signals): Promise<void>;
   /** Starts it again on the same ports and store. */
@@ -68,7 +67,6 @@ export async function startNatsCluster(size = 3): Promise<NatsCluster | undefine
     const node: ClusterNode = {
       name,
       url: `nats://${HOST}:${client}`,
-      running: () => proc !== undefined,
       async stop(signal: NodeJS.Signals = 'SIGKILL') {
         await proc?.stop(signal);
         proc = undefined;

@@ -93,7 +93,9 @@ async function withRepository(
 async function notifyGateways(natsUrl: string | undefined): Promise<void> {
   if (!natsUrl) return;
   try {
-    const nc = await connect({ servers: natsUrl, timeout: 3000 });
+    // NATS_URL as the services read it: one server, or a cluster's seeds comma-separated.
+    const servers = natsUrl.split(',').map((server) => server.trim());
+    const nc = await connect({ servers, timeout: 3000 });
     nc.publish(MERCHANT_CHANGED_SUBJECT, '');
     await nc.drain();
   } catch {
