@@ -170,6 +170,12 @@ done
 if "$HELM" template platform "$CHART" --set components.gateway.replica=3 >/dev/null 2>&1; then
   fail "values.schema.json accepted components.gateway.replica (a typo of replicas)"
 fi
+# NATS_URL takes a list of seeds, and so does the chart; anything but nats:// or tls:// is refused.
+"$HELM" template platform "$CHART" --set 'nats.url=nats://a:4222\,tls://b:4222' >/dev/null \
+  || fail "values.schema.json refused a comma-separated list of NATS seeds"
+if "$HELM" template platform "$CHART" --set 'nats.url=http://nats:4222' >/dev/null 2>&1; then
+  fail "values.schema.json accepted an http:// URL for NATS"
+fi
 
 "$PYTHON" "$ROOT/deploy/ci/validate-compose.py" "$COMPOSE_SCHEMA" "$COMPOSE" \
   || fail "docker-compose.yml against the Compose specification schema"
