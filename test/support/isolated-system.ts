@@ -35,15 +35,22 @@ export async function startIsolatedSystem(
     `isolated-${Date.now()}`,
   );
   fs.mkdirSync(logDir, { recursive: true });
-  const system = await startSystem({
-    infra,
-    env: opts.env,
-    logDir,
-    replicas: opts.replicas,
-    // Its own service databases: the shared system's outbox sweeps would otherwise relay this
-    // system's pending events to the shared NATS (and clear them), so they never arrive here.
-    databasePrefix: `iso${Date.now().toString(36)}_`,
-  });
+  let system: RunningSystem;
+  try {
+    system = await startSystem({
+      infra,
+      env: opts.env,
+      logDir,
+      replicas: opts.replicas,
+      // Its own service databases: the shared system's outbox sweeps would otherwise relay this
+      // system's pending events to the shared NATS (and clear them), so they never arrive here.
+      databasePrefix: `iso${Date.now().toString(36)}_`,
+    });
+  } catch (error) {
+    // A system that did not start is not returned, so nobody else would stop its NATS.
+    await nats.stop();
+    throw error;
+  }
   return {
     infra,
     system,

@@ -6,8 +6,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { findBinary } from './binaries';
 import { freePort } from './free-port';
+import { listensOn } from './port-owner';
 import { spawnManaged, type ManagedProcess } from './managed-process';
 import { RingBuffer } from './ring-buffer';
 import { waitForPort } from './wait-for-port';
@@ -31,19 +33,50 @@ export interface NatsCluster {
   stop(): Promise<void>;
 }
 
+/** Ports tried per start: a port chosen free may be taken by another process before the node binds it. */
+const START_ATTEMPTS = 3;
+
 /** Starts `size` clustered nodes; undefined when no local nats-server is installed. */
 export async function startNatsCluster(size = 3): Promise<NatsCluster | undefined> {
   const binary = findBinary('nats-server');
   if (!binary) return undefined;
-  const root = mkdtempSync(join(tmpdir(), 'nats-cluster-'));
-  const ports = await Promise.all(
-    Array.from({ length: size }, async () => ({
-      client: await freePort(),
-      route: await freePort(),
-    })),
-  );
+  for (let attempt = 1; ; attempt++) {
+    const root = mkdtempSync(join(tmpdir(), 'nats-cluster-'));
+    const nodes = clusterNodes(binary, root, await freePorts(size));
+    try {
+      await Promise.all(nodes.map((node) => node.start()));
+    } catch (error) {
+      await Promise.all(nodes.map((n) => n.stop('SIGKILL')));
+      rmSync(root, { recursive: true, force: true });
+      if (!(error instanceof PortTakenError) || attempt >= START_ATTEMPTS) throw error;
+      continue;
+    }
+    return {
+      nodes,
+      urls: nodes.map((n) => n.url).join(','),
+      async stop() {
+        await Promise.all(nodes.map((n) => n.stop('SIGTERM')));
+        rmSync(root, { recursive: true, force: true });
+      },
+    };
+  }
+}
+
+class PortTakenError extends Error {}
+
+async function freePorts(size: number) {
+  const ports: { client: number; route: number }[] = [];
+  for (let i = 0; i < size; i++) ports.push({ client: await freePort(), route: await freePort() });
+  return ports;
+}
+
+function clusterNodes(
+  binary: string,
+  root: string,
+  ports: { client: number; route: number }[],
+): ClusterNode[] {
   const routes = ports.map((p) => `nats://${HOST}:${p.route}`).join(',');
-  const nodes = ports.map(({ client, route }, i) => {
+  return ports.map(({ client, route }, i) => {
     const name = `n${i + 1}`;
     const args = [
       '-js',
@@ -64,7 +97,9 @@ export async function startNatsCluster(size = 3): Promise<NatsCluster | undefine
     ];
     let proc: ManagedProcess | undefined;
     const output = new RingBuffer<string>(30);
-    const node: ClusterNode = {
+    const failure = (why: string) =>
+      new Error(`nats-server ${name} did not start: ${why}\n${output.toArray().join('\n')}`);
+    return {
       name,
       url: `nats://${HOST}:${client}`,
       async stop(signal: NodeJS.Signals = 'SIGKILL') {
@@ -73,23 +108,19 @@ export async function startNatsCluster(size = 3): Promise<NatsCluster | undefine
       },
       async start() {
         if (proc) return;
-        proc = spawnManaged(`nats-${name}`, binary, args, { onLine: (l) => output.push(l) });
+        const child = spawnManaged(`nats-${name}`, binary, args, { onLine: (l) => output.push(l) });
+        proc = child;
         await waitForPort(client, HOST, READY_TIMEOUT_MS).catch((error: unknown) => {
-          throw new Error(
-            `nats-server ${name} did not start: ${String(error)}\n${output.toArray().join('\n')}`,
-          );
+          throw failure(String(error));
         });
+        // An answer on the port is ours only if this node holds it; a node that lost its
+        // port (or its route port) to another process exits at once.
+        const owns = child.pid === undefined || listensOn(child.pid, client) !== false;
+        const exited = await Promise.race([child.exited.then(() => true), delay(200, false)]);
+        if (!owns || exited || /address already in use/i.test(output.toArray().join('\n'))) {
+          throw new PortTakenError(failure('its port was taken').message);
+        }
       },
     };
-    return node;
   });
-  await Promise.all(nodes.map((node) => node.start()));
-  return {
-    nodes,
-    urls: nodes.map((n) => n.url).join(','),
-    async stop() {
-      await Promise.all(nodes.map((n) => n.stop('SIGTERM')));
-      rmSync(root, { recursive: true, force: true });
-    },
-  };
 }
