@@ -100,6 +100,8 @@ function allowAnyOrigin(req: Request, res: Response, next: NextFunction): void {
     'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
     'Access-Control-Allow-Headers': 'content-type',
     'Access-Control-Max-Age': '600',
+    // The tracker waits as long as a 429 or 503 says before it sends a visit again.
+    'Access-Control-Expose-Headers': 'Retry-After',
   });
   if (req.method === 'OPTIONS') {
     res.status(204).end();
