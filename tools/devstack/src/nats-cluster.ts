@@ -96,7 +96,7 @@ function clusterNodes(
       routes,
     ];
     let proc: ManagedProcess | undefined;
-    const output = new RingBuffer<string>(30);
+    let output = new RingBuffer<string>(30);
     const failure = (why: string) =>
       new Error(`nats-server ${name} did not start: ${why}\n${output.toArray().join('\n')}`);
     return {
@@ -108,17 +108,24 @@ function clusterNodes(
       },
       async start() {
         if (proc) return;
+        output = new RingBuffer<string>(30); // this start's output only
         const child = spawnManaged(`nats-${name}`, binary, args, { onLine: (l) => output.push(l) });
         proc = child;
-        await waitForPort(client, HOST, READY_TIMEOUT_MS).catch((error: unknown) => {
-          throw failure(String(error));
-        });
-        // An answer on the port is ours only if this node holds it; a node that lost its
-        // port (or its route port) to another process exits at once.
-        const owns = child.pid === undefined || listensOn(child.pid, client) !== false;
-        const exited = await Promise.race([child.exited.then(() => true), delay(200, false)]);
-        if (!owns || exited || /address already in use/i.test(output.toArray().join('\n'))) {
-          throw new PortTakenError(failure('its port was taken').message);
+        try {
+          await waitForPort(client, HOST, READY_TIMEOUT_MS).catch((error: unknown) => {
+            throw failure(String(error));
+          });
+          // An answer on the port is ours only if this node holds it; a node that lost its
+          // port (or its route port) to another process exits at once.
+          const owns = child.pid === undefined || listensOn(child.pid, client) !== false;
+          const exited = await Promise.race([child.exited.then(() => true), delay(200, false)]);
+          if (!owns || exited || /address already in use/i.test(output.toArray().join('\n'))) {
+            throw new PortTakenError(failure('its port was taken').message);
+          }
+        } catch (error) {
+          await child.stop('SIGKILL');
+          proc = undefined;
+          throw error;
         }
       },
     };
