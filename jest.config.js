@@ -25,6 +25,7 @@ module.exports = {
   ],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  setupFilesAfterEnv: ['<rootDir>/test/support/stop-leftover-systems.ts'],
   testTimeout: 60_000,
   maxWorkers: 2,
 };

@@ -13,7 +13,43 @@ export interface IsolatedSystem {
   stop(): Promise<void>;
 }
 
-export async function startIsolatedSystem(
+/** Starts not yet stopped, so the end of a test file can stop what its own hooks did not. */
+const unstopped = new Set<Promise<IsolatedSystem>>();
+
+/**
+ * Waits for every isolated system this test file started (or is still starting: a `beforeAll`
+ * that timed out leaves its start running) and stops those still up. Run after each test file
+ * (test/support/stop-leftover-systems.ts), so a system never outlives its file and takes CPU
+ * from the files after it.
+ */
+export async function stopLeftoverIsolatedSystems(): Promise<void> {
+  const starts = [...unstopped];
+  unstopped.clear();
+  await Promise.all(
+    starts.map((start) =>
+      start.then(
+        (iso) => iso.stop(),
+        () => undefined, // it failed to start, and cleaned up after itself
+      ),
+    ),
+  );
+}
+
+/** What test/support/stop-leftover-systems.ts calls, set only in files that start systems. */
+export interface LeftoverSweep {
+  stopLeftoverIsolatedSystems?: () => Promise<void>;
+}
+(globalThis as LeftoverSweep).stopLeftoverIsolatedSystems = stopLeftoverIsolatedSystems;
+
+export function startIsolatedSystem(
+  opts: Parameters<typeof startOnce>[0] = {},
+): Promise<IsolatedSystem> {
+  const start = startOnce(opts);
+  unstopped.add(start);
+  return start;
+}
+
+async function startOnce(
   opts: {
     env?: NodeJS.ProcessEnv;
     redisUrl?: string;
@@ -51,12 +87,17 @@ export async function startIsolatedSystem(
     await nats.stop();
     throw error;
   }
+  let stopping: Promise<void> | undefined;
   return {
     infra,
     system,
-    async stop() {
-      await system.stop();
-      await nats.stop();
+    // Once: the file's own hook and the leftover sweep may both call it.
+    stop() {
+      stopping ??= (async () => {
+        await system.stop();
+        await nats.stop();
+      })();
+      return stopping;
     },
   };
 }
