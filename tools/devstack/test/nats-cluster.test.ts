@@ -21,7 +21,12 @@ withServer('startNatsCluster', () => {
 
     const node = cluster.nodes[0]!;
     await node.stop();
-    const squatter = net.createServer((socket) => socket.end('INFO {}\r\n'));
+    // Accepts and drops connections; the node's readiness probe hangs up at once, which resets
+    // the squatter's side (ignored, as any server would).
+    const squatter = net.createServer((socket) => {
+      socket.on('error', () => undefined);
+      socket.end();
+    });
     await new Promise<void>((resolve) =>
       squatter.listen(Number(new URL(node.url).port), '127.0.0.1', resolve),
     );
