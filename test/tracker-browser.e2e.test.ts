@@ -8,6 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Page } from 'playwright-core';
 import { api, gatewayUrl } from './support/http';
+import { createAffiliate } from './support/journey';
 import { launchBrowser, type TestBrowser } from './support/browser';
 import { createMerchant, type TestMerchant } from './support/merchant';
 import { eventually } from './support/processor';
@@ -16,17 +17,11 @@ let browser: TestBrowser | undefined;
 let site: http.Server | undefined;
 let siteUrl = '';
 let merchant: TestMerchant;
-let affiliate: any;
+let affiliate: Awaited<ReturnType<typeof createAffiliate>>;
 
 beforeAll(async () => {
   merchant = await createMerchant({ rateLimit: 100_000 });
-  affiliate = (
-    await api(merchant.api_secret).post('/v1/affiliates', {
-      first_name: 'Tia',
-      last_name: 'Browser',
-      email: `tia-${Date.now()}@example.com`,
-    })
-  ).body;
+  affiliate = await createAffiliate(merchant, { first_name: 'Tia', last_name: 'Browser' });
   site = http.createServer((_req, res) => {
     res.setHeader('content-type', 'text/html; charset=utf-8');
     res.end(
@@ -54,8 +49,9 @@ async function freshContext(): Promise<BrowserContext> {
   return context;
 }
 
-const referralCookie = async (context: BrowserContext) =>
-  (await context.cookies(siteUrl)).find((c) => c.name === 'aff_referral')?.value;
+const referralCookieOf = async (context: BrowserContext) =>
+  (await context.cookies(siteUrl)).find((c) => c.name === 'aff_referral');
+const referralCookie = async (context: BrowserContext) => (await referralCookieOf(context))?.value;
 
 async function openThroughLink(page: Page): Promise<string> {
   await page.goto(`${siteUrl}/products?via=${encodeURIComponent(affiliate.links[0].token)}`);
@@ -79,7 +75,7 @@ it('keeps the referral in a first-party cookie, counts a second visit on it, and
     visits: 1,
     conversion_state: 'visitor',
   });
-  const cookie = (await context.cookies(siteUrl)).find((c) => c.name === 'aff_referral')!;
+  const cookie = (await referralCookieOf(context))!;
   const days = (cookie.expires * 1000 - Date.now()) / 86_400_000;
   expect(days).toBeGreaterThan(59);
 
