@@ -22,7 +22,22 @@ interface Launcher {
   output: () => string;
 }
 
+/**
+ * The PORT chosen here is free only until the launcher binds it, seconds later; a server the
+ * launcher starts first (its NATS, say) may be given the same port meanwhile. Then the
+ * launcher fails with EADDRINUSE, which is the test's race, not the launcher's: try a new port.
+ */
 async function startLauncher(): Promise<Launcher> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startLauncherOnce();
+    } catch (error) {
+      if (attempt >= 3 || !/EADDRINUSE/.test(String(error))) throw error;
+    }
+  }
+}
+
+async function startLauncherOnce(): Promise<Launcher> {
   const localDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aff-launcher-'));
   const env: NodeJS.ProcessEnv = { ...process.env };
   // Its own servers, as on a fresh clone, not the test run's.
