@@ -2,8 +2,9 @@
  * The system on a three-node JetStream cluster with NATS_STREAM_REPLICAS=3, through the real
  * gateway: the NATS node leading the visit intake's stream is killed while visits and leads
  * arrive. Every visit the gateway answered 200 is stored and readable, and the affiliate's
- * counters agree exactly with what the lists hold. A visit answered 503 or 504 during the
- * failover is the visitor's to retry (a 504 may still have been stored: the list may hold it).
+ * counters agree exactly with what the lists hold. During the failover a visit waits while
+ * tracking tries to store it again (about 3 s); one answered 503 or 504 is the visitor's to
+ * retry (it may still have been stored: the list may hold it).
  */
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { findBinary, startNatsCluster, type NatsCluster } from '@aff/devstack';
@@ -70,7 +71,8 @@ withCluster('on a three-node JetStream cluster, a NATS node lost mid-flow', () =
     const leader = (await jsm.streams.info(VISIT_INTAKE.stream)).cluster!.leader!;
     const node = cluster.nodes.find((n) => n.name === leader)!;
     await node.stop(); // SIGKILL
-    // Visits fail (503/504) until the intake's stream has a new leader, then succeed again.
+    // Until the intake's stream has a new leader, a visit waits: tracking tries the publish
+    // again for 3 s (the same key, so nothing is stored twice), then answers 503.
     const before = acknowledged.length;
     const lostAt = Date.now();
     await eventually(async () => {
@@ -78,7 +80,11 @@ withCluster('on a three-node JetStream cluster, a NATS node lost mid-flow', () =
       return acknowledged.length > before ? true : undefined;
     }, 30_000);
     // About 5 s here: the new leader's election, and the clients' reconnects.
-    expect(Date.now() - lostAt).toBeLessThan(30_000);
+    const outageSeconds = (Date.now() - lostAt) / 1000;
+    expect(outageSeconds).toBeLessThan(30);
+    // Two visitors at a time, each refused only after its 3 s of tries: under one refusal per
+    // visitor per second. (A visit refused at once, as before the tries, made 17-25 a second.)
+    expect(uncertain).toBeLessThanOrEqual(Math.ceil(2 * outageSeconds) + 2);
     const settled = acknowledged.length;
     await visits(15);
     // Once recovered, every visit is acknowledged.

@@ -14,7 +14,7 @@ import {
   type JetStreamClient,
   type JetStreamManager,
 } from '@nats-io/jetstream';
-import { headers as createHeaders, type NatsConnection } from '@nats-io/nats-core';
+import { headers as createHeaders, type MsgHdrs, type NatsConnection } from '@nats-io/nats-core';
 import { HEADERS, eventEnvelopeSchema, type EventEnvelope } from '@aff/contracts';
 import type { EventContext } from './event-publisher';
 import { startConsumer, type ConsumerOptions, type RunningConsumer } from './event-consumer';
@@ -33,6 +33,11 @@ export interface KeyedWorkQueueOptions {
   stream: string;
   /** Messages are stored on `<subjectPrefix>.<key>`. */
   subjectPrefix: string;
+  /**
+   * How long `add` keeps trying before it gives up (default 3 s). Keep it under the time the
+   * caller's own caller waits (the gateway's RPC timeout, 5 s), so the answer is still heard.
+   */
+  addDeadlineMs?: number;
 }
 
 export interface QueuedMessage {
@@ -45,6 +50,11 @@ export interface QueuedMessage {
 const KEY = /^[A-Za-z0-9_-]{1,128}$/;
 /** How often `drained` looks at the stream again. */
 const DRAIN_POLL_MS = 20;
+const DEFAULT_ADD_DEADLINE_MS = 3_000;
+/** One publish's wait for the stream's ack; a lost ack is then asked for again. */
+const ADD_ATTEMPT_TIMEOUT_MS = 1_000;
+/** Pauses between attempts, the last one repeated: a leader election takes a few seconds. */
+const ADD_RETRY_PAUSES_MS = [100, 250, 500];
 
 const tracer = trace.getTracer('@aff/messaging');
 
@@ -84,7 +94,11 @@ export class KeyedWorkQueue {
     return KEY.test(key);
   }
 
-  /** Stores the message under `key`; resolves once the stream has it. Adding a key twice within ten minutes stores it once. */
+  /**
+   * Stores the message under `key`; resolves once the stream has it, trying again (with the same
+   * key) when a publish fails, until the queue's `addDeadlineMs`. Adding a key twice within the
+   * duplicate window (ten minutes) stores it once.
+   */
   async add(key: string, message: EventEnvelope, requestId?: string): Promise<void> {
     if (!KEY.test(key)) throw new Error(`not a work-queue key: ${key}`);
     const subject = this.subjectOf(key);
@@ -100,9 +114,35 @@ export class KeyedWorkQueue {
     try {
       const hdrs = injectTraceContext(createHeaders(), trace.setSpan(otelContext.active(), span));
       if (requestId) hdrs.set(HEADERS.requestId, requestId);
-      await this.js.publish(subject, encodeJson(message), { msgID: key, headers: hdrs });
+      await this.publishUntilStored(subject, encodeJson(message), key, hdrs);
     } finally {
       span.end();
+    }
+  }
+
+  /**
+   * A publish that failed may still have been stored: only its ack was lost (a timeout, a
+   * connection dropped, a stream leader that changed). Publishing again under the same message
+   * id is safe, because the stream keeps one copy per id within its duplicate window. So this
+   * tries again until the deadline, and a failure then means the stream may not have it.
+   */
+  private async publishUntilStored(
+    subject: string,
+    payload: Uint8Array,
+    key: string,
+    hdrs: MsgHdrs,
+  ): Promise<void> {
+    const deadline = Date.now() + (this.opts.addDeadlineMs ?? DEFAULT_ADD_DEADLINE_MS);
+    for (let attempt = 0; ; attempt++) {
+      const timeout = Math.min(ADD_ATTEMPT_TIMEOUT_MS, Math.max(deadline - Date.now(), 1));
+      try {
+        await this.js.publish(subject, payload, { msgID: key, headers: hdrs, timeout });
+        return;
+      } catch (error) {
+        const pause = ADD_RETRY_PAUSES_MS[Math.min(attempt, ADD_RETRY_PAUSES_MS.length - 1)];
+        if (Date.now() + pause >= deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
     }
   }
 

@@ -56,7 +56,11 @@ export async function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingMo
   const writer = new ReferralWriter(stored, presenter);
   // Durable-first visit intake: visits are queued in JetStream and written in batches; readers
   // see queued referrals too (ReferralsWithIntake), so every use case reads through it.
-  const queue = await JetStreamVisitQueue.open(nc, { replicas: config.NATS_STREAM_REPLICAS });
+  const queue = await JetStreamVisitQueue.open(
+    nc,
+    { replicas: config.NATS_STREAM_REPLICAS },
+    config.RPC_TIMEOUT_MS,
+  );
   const publisher = new EventPublisher(nc);
   const intake = new VisitIntake(stored, writer, async (events, context) => {
     for (const event of events) await publisher.publish(event, context);

@@ -31,11 +31,24 @@ const DATE_FIELDS = [
 export class JetStreamVisitQueue implements VisitQueue {
   private constructor(private readonly queue: KeyedWorkQueue) {}
 
-  static async open(nc: NatsConnection, placement: StreamPlacement): Promise<JetStreamVisitQueue> {
+  /**
+   * `answerWithinMs`: how long the visit's caller waits for an answer (the gateway's RPC
+   * timeout). A visit the stream did not take at once is tried again for most of that time, so
+   * the answer, stored or 503, still reaches the page (see KeyedWorkQueue.add).
+   */
+  static async open(
+    nc: NatsConnection,
+    placement: StreamPlacement,
+    answerWithinMs: number,
+  ): Promise<JetStreamVisitQueue> {
     return new JetStreamVisitQueue(
       await KeyedWorkQueue.open(
         nc,
-        { stream: VISIT_INTAKE.stream, subjectPrefix: VISIT_INTAKE.subjectPrefix },
+        {
+          stream: VISIT_INTAKE.stream,
+          subjectPrefix: VISIT_INTAKE.subjectPrefix,
+          addDeadlineMs: Math.floor(answerWithinMs * 0.6),
+        },
         placement,
       ),
     );
@@ -52,7 +65,8 @@ export class JetStreamVisitQueue implements VisitQueue {
     try {
       await this.queue.add(record._id, message, context.request_id);
     } catch {
-      // Not stored, so not accepted: the page's tracker may send the visit again.
+      // Not stored after every try (or, rarely, stored with every ack lost): not accepted, and
+      // the page's tracker may send the visit again.
       throw new AppError('unavailable', 'Service unavailable: tracking. Try again shortly.');
     }
   }
