@@ -76,11 +76,11 @@ withCluster('JetStream streams on a three-node cluster', () => {
   }, 90_000);
 
   it('rescales a stream made with one replica, and opens work queues with the same count', async () => {
-    await ensureStreams(nc, ['tracking']);
+    await whileClusterSettles(() => ensureStreams(nc, ['tracking']));
     const name = STREAMS.tracking.name;
     expect((await jsm.streams.info(name)).config.num_replicas).toBe(1);
 
-    await ensureStreams(nc, ['tracking'], { replicas: 3 });
+    await whileClusterSettles(() => ensureStreams(nc, ['tracking'], { replicas: 3 }));
     const rescaled = await eventually(async () => {
       const info = await jsm.streams.info(name);
       if ((info.cluster?.replicas ?? []).length !== 2) throw new Error('not rescaled yet');
@@ -88,16 +88,18 @@ withCluster('JetStream streams on a three-node cluster', () => {
     }, 30_000);
     expect(rescaled.config.num_replicas).toBe(3);
 
-    await KeyedWorkQueue.open(
-      nc,
-      { stream: VISIT_INTAKE.stream, subjectPrefix: VISIT_INTAKE.subjectPrefix },
-      { replicas: 3 },
+    await whileClusterSettles(() =>
+      KeyedWorkQueue.open(
+        nc,
+        { stream: VISIT_INTAKE.stream, subjectPrefix: VISIT_INTAKE.subjectPrefix },
+        { replicas: 3 },
+      ),
     );
     expect((await jsm.streams.info(VISIT_INTAKE.stream)).config.num_replicas).toBe(3);
   }, 90_000);
 
   it('with one replica, losing the node that holds a stream takes the stream away', async () => {
-    await ensureStreams(nc, ['payout']);
+    await whileClusterSettles(() => ensureStreams(nc, ['payout']));
     const name = STREAMS.payout.name;
     const info = await jsm.streams.info(name);
     expect(info.config.num_replicas).toBe(1);
@@ -139,6 +141,15 @@ withCluster('JetStream streams on a three-node cluster', () => {
     return node;
   }
 });
+
+/**
+ * A JetStream request that creates or changes a stream, retried while the cluster settles: the
+ * test before may just have restarted a node, and until the meta group has its leader again
+ * (seconds on a busy machine) such a request times out. Creating or updating is idempotent.
+ */
+function whileClusterSettles<T>(attempt: () => Promise<T>): Promise<T> {
+  return eventually(attempt, 30_000);
+}
 
 async function eventually<T>(attempt: () => Promise<T>, timeoutMs: number): Promise<T> {
   const deadline = Date.now() + timeoutMs;
