@@ -38,6 +38,11 @@ export interface KeyedWorkQueueOptions {
    * caller's own caller waits (the gateway's RPC timeout, 5 s), so the answer is still heard.
    */
   addDeadlineMs?: number;
+  /**
+   * How many adds may wait to try again at once (default 16); more fail at their first failure.
+   * Bounds the request slots a stream outage can hold (tracking serves 64 requests at a time).
+   */
+  maxRetryingAdds?: number;
 }
 
 export interface QueuedMessage {
@@ -55,10 +60,14 @@ const DEFAULT_ADD_DEADLINE_MS = 3_000;
 const ADD_ATTEMPT_TIMEOUT_MS = 1_000;
 /** Pauses between attempts, the last one repeated: a leader election takes a few seconds. */
 const ADD_RETRY_PAUSES_MS = [100, 250, 500];
+const DEFAULT_MAX_RETRYING_ADDS = 16;
 
 const tracer = trace.getTracer('@aff/messaging');
 
 export class KeyedWorkQueue {
+  /** Adds waiting to try their publish again (see `publishUntilStored`). */
+  private retryingAdds = 0;
+
   private constructor(
     private readonly nc: NatsConnection,
     private readonly js: JetStreamClient,
@@ -133,16 +142,29 @@ export class KeyedWorkQueue {
     hdrs: MsgHdrs,
   ): Promise<void> {
     const deadline = Date.now() + (this.opts.addDeadlineMs ?? DEFAULT_ADD_DEADLINE_MS);
-    for (let attempt = 0; ; attempt++) {
-      const timeout = Math.min(ADD_ATTEMPT_TIMEOUT_MS, Math.max(deadline - Date.now(), 1));
-      try {
-        await this.js.publish(subject, payload, { msgID: key, headers: hdrs, timeout });
-        return;
-      } catch (error) {
-        const pause = ADD_RETRY_PAUSES_MS[Math.min(attempt, ADD_RETRY_PAUSES_MS.length - 1)];
-        if (Date.now() + pause >= deadline) throw error;
-        await new Promise((resolve) => setTimeout(resolve, pause));
+    let retrying = false;
+    try {
+      for (let attempt = 0; ; attempt++) {
+        const timeout = Math.min(ADD_ATTEMPT_TIMEOUT_MS, Math.max(deadline - Date.now(), 1));
+        try {
+          await this.js.publish(subject, payload, { msgID: key, headers: hdrs, timeout });
+          return;
+        } catch (error) {
+          const pause = ADD_RETRY_PAUSES_MS[Math.min(attempt, ADD_RETRY_PAUSES_MS.length - 1)];
+          if (Date.now() + pause >= deadline) throw error;
+          if (!retrying) {
+            // Each add waiting here holds its caller (a request slot of the service) for
+            // seconds; past the bound, the rest fail at once and the slots stay free.
+            if (this.retryingAdds >= (this.opts.maxRetryingAdds ?? DEFAULT_MAX_RETRYING_ADDS))
+              throw error;
+            this.retryingAdds += 1;
+            retrying = true;
+          }
+          await new Promise((resolve) => setTimeout(resolve, pause));
+        }
       }
+    } finally {
+      if (retrying) this.retryingAdds -= 1;
     }
   }
 

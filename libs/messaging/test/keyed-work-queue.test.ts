@@ -25,9 +25,14 @@ afterAll(async () => {
 });
 
 /** A queue of its own (other test files share the server), and the options to open it again. */
-function queueOptions(addDeadlineMs?: number) {
+function queueOptions(addDeadlineMs?: number, maxRetryingAdds?: number) {
   const suffix = randomUUID().replace(/-/g, '').slice(0, 12);
-  const opts = { stream: `TEST_KWQ_${suffix}`, subjectPrefix: `test.kwq.${suffix}`, addDeadlineMs };
+  const opts = {
+    stream: `TEST_KWQ_${suffix}`,
+    subjectPrefix: `test.kwq.${suffix}`,
+    addDeadlineMs,
+    maxRetryingAdds,
+  };
   streams.push(opts.stream);
   return opts;
 }
@@ -67,6 +72,29 @@ it('gives up at its deadline when the stream never takes the message', async () 
   // It tried for most of its deadline (pauses 100, 250 ms...), and not past it.
   expect(elapsed).toBeGreaterThanOrEqual(300);
   expect(elapsed).toBeLessThan(600 + 1_000);
+});
+
+it('lets only so many adds wait to try again; the others fail at once', async () => {
+  const opts = queueOptions(5_000, 2);
+  const queue = await KeyedWorkQueue.open(nc, opts);
+  await jsm.streams.delete(opts.stream);
+  const keys = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+  const started = Date.now();
+  const outcomes = keys.map((key) =>
+    queue.add(key, message(key)).then(
+      () => ({ key, stored: true, ms: Date.now() - started }),
+      () => ({ key, stored: false, ms: Date.now() - started }),
+    ),
+  );
+  await delay(400);
+  await KeyedWorkQueue.open(nc, opts);
+  const settled = await Promise.all(outcomes);
+
+  const refused = settled.filter((o) => !o.stored);
+  expect(refused).toHaveLength(2);
+  // Refused at their first failure, not after waiting for the stream.
+  for (const o of refused) expect(o.ms).toBeLessThan(300);
+  expect(await storedCount(opts.stream)).toBe(2);
 });
 
 it('keeps one copy when a key that was stored is added again (a retry after a lost ack)', async () => {
