@@ -9,7 +9,7 @@ export interface BenchTarget {
 }
 
 export async function startBaseline(
-  script: 'fixed-json-server' | 'monolith-server',
+  script: 'fixed-json-server' | 'monolith-server' | 'skeleton-gateway' | 'skeleton-service',
   args: string[] = [],
 ): Promise<BenchTarget> {
   const port = await freePort();

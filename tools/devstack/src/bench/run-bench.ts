@@ -1,9 +1,11 @@
 /**
  * `npm run bench`: starts real servers (the local database on its H2 backend) and the whole
  * system, then measures in one run, on the same servers:
- *  - the raw single-document insert rate at the load's concurrency (the floor of a durable
- *    visit), and every hot path as a share of it: visits, the drain of a backlog of charges into
- *    commissions, the drain of a backlog of webhook deliveries;
+ *  - the raw single-document insert rate at the load's concurrency on the warmed server (the
+ *    floor of a durable visit), and every hot path as a share of it: visits, the drain of a
+ *    backlog of charges into commissions, the drain of a backlog of webhook deliveries;
+ *  - the visit skeleton: the design's visit path stripped to its mandated hops (no target; it
+ *    shows how much of the raw insert rate any implementation of that path can reach);
  *  - hook → commission readable, p50 and p99, at a steady 20 charges/s;
  *  - `GET /v1/referrals?limit=25` with 100 and with 10,000 referrals in the tenant;
  *  - `GET /v1/affiliates?limit=25` through the gateway against two one-process baselines.
@@ -27,6 +29,7 @@ import { formatTable, measure, type Measurement } from './measure';
 import { benchVisits, prepareAffiliate, type BenchMerchant } from './money-bench';
 import { measureRawInserts } from './raw-insert';
 import { benchReferralList } from './referral-list-bench';
+import { benchVisitSkeleton } from './skeleton-bench';
 import { settleCpu } from './settle';
 import { benchWebhooks, formatWebhookBench } from './webhook-bench';
 
@@ -83,7 +86,7 @@ async function main(argv: string[]): Promise<void> {
     say('raw inserts …');
     const raw = await measureRawInserts(infra.mongoUrl, connections, durationSeconds);
     say(
-      `raw single-document inserts, ${connections} writers: ${raw.insertsPerSecond.toFixed(0)}/s`,
+      `raw single-document inserts, ${connections} writers: ${raw.insertsPerSecond.toFixed(0)}/s (warm-up windows of ${raw.warmup.windowSeconds} s: ${raw.warmup.insertsPerSecond.join(', ')}/s)`,
     );
 
     say('visits …');
@@ -95,6 +98,9 @@ async function main(argv: string[]): Promise<void> {
       load,
       windowFor('visits'),
     );
+
+    say('visit skeleton …');
+    const skeleton = await benchVisitSkeleton(infra, load);
 
     const charges = await benchCharges(system, newMerchant('Bench charges'), {
       customers: Number(values.charges),
@@ -132,6 +138,8 @@ async function main(argv: string[]): Promise<void> {
 
     const ratios = {
       visits: visits.requestsPerSecond / raw.insertsPerSecond,
+      visit_skeleton: skeleton.requestsPerSecond / raw.insertsPerSecond,
+      visits_vs_skeleton: visits.requestsPerSecond / skeleton.requestsPerSecond,
       commission_drain: charges.drain.commissionsPerSecond / raw.insertsPerSecond,
       webhook_drain: webhooks.backlog.eventsPerSecond / raw.insertsPerSecond,
       referral_list_large_vs_small: list.large.requestsPerSecond / list.small.requestsPerSecond,
@@ -155,8 +163,9 @@ async function main(argv: string[]): Promise<void> {
       [
         '',
         `machine: ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'unknown cpu'}, Node ${process.version}; local database: mongo-java-server (H2)`,
-        `raw single-document inserts (${connections} writers): ${raw.insertsPerSecond.toFixed(0)}/s`,
-        formatTable([visits, list.small, list.large, ...affiliates.rows]),
+        `raw single-document inserts (${connections} writers, warmed): ${raw.insertsPerSecond.toFixed(0)}/s; first ${raw.warmup.windowSeconds} s of the cold server: ${raw.warmup.insertsPerSecond[0] ?? '?'}/s`,
+        formatTable([visits, skeleton, list.small, list.large, ...affiliates.rows]),
+        `visit skeleton / raw inserts: ${ratios.visit_skeleton.toFixed(3)} (no target: the ceiling of the design's visit path); visits / skeleton: ${ratios.visits_vs_skeleton.toFixed(3)}`,
         '',
         `charges: ${charges.customers} attributed customers; backlog of ${charges.drain.charges} charges → commissions in ${charges.drain.seconds.toFixed(1)} s = ${charges.drain.commissionsPerSecond.toFixed(1)}/s (clock includes starting tracking and commission: ${charges.drain.startupSeconds.toFixed(1)} s)`,
         `hook → commission readable at ${charges.steady.ratePerSecond} charges/s: p50 ${charges.steady.p50Ms} ms, p99 ${charges.steady.p99Ms} ms (${charges.steady.samples} samples, ${charges.steady.missing} not seen)`,
@@ -176,6 +185,7 @@ async function main(argv: string[]): Promise<void> {
       const figures = {
         raw,
         visits,
+        skeleton,
         charges,
         list,
         affiliates: affiliates.rows,
