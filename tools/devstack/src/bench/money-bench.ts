@@ -90,7 +90,7 @@ export type MeasuredWindow = () => { end(events: number): unknown };
 
 export async function benchVisits(
   gatewayUrl: string,
-  merchant: BenchMerchant,
+  merchant: Pick<BenchMerchant, 'public_key'>,
   token: string,
   load: Load,
   window?: MeasuredWindow,
