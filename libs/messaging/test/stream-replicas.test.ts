@@ -39,7 +39,7 @@ withCluster('JetStream streams on a three-node cluster', () => {
   });
 
   it('keeps every message of a three-replica stream when the node leading it is lost', async () => {
-    await ensureStreams(nc, ['affiliate'], { replicas: 3 });
+    await whileClusterSettles(() => ensureStreams(nc, ['affiliate'], { replicas: 3 }));
     const name = STREAMS.affiliate.name;
     const made = await jsm.streams.info(name);
     expect(made.config.num_replicas).toBe(3);
@@ -47,7 +47,9 @@ withCluster('JetStream streams on a three-node cluster', () => {
     const published: string[] = [];
     for (let i = 0; i < 40; i++) {
       const event = buildEvent('affiliate.updated', randomUUID(), { id: randomUUID() } as never);
-      await publisher.publish(event, {});
+      // A stream just made answers once its replicas have elected a leader ("no responders"
+      // before, seen once in CI); a retry is stored once, under the event's message id.
+      await whileClusterSettles(() => publisher.publish(event, {}));
       published.push(event.id);
     }
     const replicated = await eventually(async () => {
