@@ -76,8 +76,11 @@ async function insertFor(
   return count / ((Date.now() - started) / 1000);
 }
 
-/** A document shaped like a referral, so both sides write about as many bytes. */
-function referralShaped() {
+/**
+ * A document shaped like a referral, so the baseline, the visit skeleton and the visits write
+ * about as many bytes.
+ */
+export function referralShaped() {
   return {
     _id: randomUUID() as never,
     merchant_id: randomUUID(),

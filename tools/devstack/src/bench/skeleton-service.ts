@@ -7,7 +7,7 @@
 import type { Msg } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import mongoose from 'mongoose';
-import { randomUUID } from 'node:crypto';
+import { referralShaped } from './raw-insert';
 import { SKELETON_SUBJECT } from './skeleton-subject';
 
 // argv[2] is the port every bench baseline is given; this one listens on NATS only.
@@ -27,25 +27,12 @@ async function main(): Promise<void> {
         key: string;
         token: string;
       };
-      const id = randomUUID();
-      const now = new Date();
-      void referrals
-        .insertOne({
-          _id: id as never,
-          merchant_id: visit.key,
-          link_id: visit.token,
-          visits: 1,
-          conversion_state: 'visitor',
-          created_at: now,
-          updated_at: now,
-          expires_at: now,
-          pending_events: [],
-        })
-        .then(
-          () => msg.respond(JSON.stringify({ referral: { id } })),
-          // An empty reply: the skeleton gateway answers 503.
-          () => msg.respond(),
-        );
+      const referral = { ...referralShaped(), merchant_id: visit.key, link_id: visit.token };
+      void referrals.insertOne(referral).then(
+        () => msg.respond(JSON.stringify({ referral: { id: referral._id } })),
+        // An empty reply: the skeleton gateway answers 503.
+        () => msg.respond(),
+      );
     },
   });
   await nc.flush();
