@@ -19,6 +19,11 @@ import type { ReferralRecord } from '../domain/records';
 import type { AcceptedVisit, VisitQueue } from '../domain/ports';
 
 const MESSAGE_TYPE = 'visit.accepted';
+/**
+ * The share of the caller's wait spent trying to store a visit: the rest leaves time for the
+ * 503 to travel back through the gateway before its own timeout answers 504 instead.
+ */
+const SHARE_OF_ANSWER_TIME_FOR_TRIES = 0.6;
 const DATE_FIELDS = [
   'created_at',
   'updated_at',
@@ -47,7 +52,7 @@ export class JetStreamVisitQueue implements VisitQueue {
         {
           stream: VISIT_INTAKE.stream,
           subjectPrefix: VISIT_INTAKE.subjectPrefix,
-          addDeadlineMs: Math.floor(answerWithinMs * 0.6),
+          addDeadlineMs: Math.floor(answerWithinMs * SHARE_OF_ANSWER_TIME_FOR_TRIES),
         },
         placement,
       ),
