@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /*
  * Entry of `npm start`, `npm test` and `npm run bench` on a fresh clone: installs the npm
- * dependencies when the lockfile changed, builds (tsc -b, incremental), then hands over to the
+ * dependencies (`npm ci`) when the lockfile changed, builds (tsc -b, incremental), then hands over to the
  * compiled dev tooling in tools/devstack. Plain CommonJS because nothing is built yet when it runs.
  */
 'use strict';
@@ -22,10 +22,10 @@ function ensureDependencies() {
   const marker = path.join(root, 'node_modules', '.aff-lock-hash');
   const hash = crypto.createHash('sha256').update(fs.readFileSync(lock)).digest('hex');
   if (fs.existsSync(marker) && fs.readFileSync(marker, 'utf8') === hash) return;
-  // `npm install` honours the lockfile; `npm ci` is avoided because npm 11 rejects lockfiles
-  // that leave out other platforms' optional binaries (@swc/core, unrs-resolver).
-  step('installing npm dependencies (npm install from the lockfile)');
-  execFileSync(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
+  // `npm ci`, exactly as the Dockerfile installs: it installs what the lockfile says and never
+  // rewrites it, so a local run leaves `git status` clean (issue 34).
+  step('installing npm dependencies (npm ci from the lockfile)');
+  execFileSync(npm, ['ci', '--no-audit', '--no-fund', '--loglevel=error'], {
     cwd: root,
     stdio: 'inherit',
   });
