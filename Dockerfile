@@ -9,8 +9,8 @@
 # Stages: manifests -> build (npm ci + npm run build) and prod-deps (npm ci --omit=dev) -> runtime.
 # New workspaces under libs/ or services/ are picked up without editing this file. Dev tooling
 # (tools/, e.g. @aff/devstack) is only built and type-checked here; none of it is in the image.
-# Uses the npm bundled with the Node 20 image (10.x); do not upgrade it here: npm 11 rejects the
-# current package-lock.json (see docs/deploy.md, "Known issues").
+# CI builds these stages without Docker (deploy/ci/dockerfile-dry-run.cjs, docs/deploy.md): keep
+# its absolute paths under /app, /src, /manifests and /out, or teach that script the new one.
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 
