@@ -4,13 +4,18 @@
  * merchant's credentials to `.local/dev-credentials.json`; both are git-ignored. AFF_LOCAL_DIR
  * moves that directory (tests run a second launcher beside the one a developer may have).
  *
+ * The servers keep their data in `.local/data/` across runs (database file, JetStream store,
+ * Redis append-only file); `npm run reset` wipes it. Nothing kept there depends on a port: the
+ * servers and the gateway may get new ones each start, and runtime.json is written afresh.
+ *
  * A service that dies is started again (with backoff); SIGINT or SIGTERM stops everything
  * within a few seconds: gateway, then all services in parallel, then the servers.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ensureDevMerchant } from './dev-merchant';
 import { startInfra } from './infra';
+import { claimLocalDir, localDirOf } from './local-dir';
 import { findRepoRoot } from './repo-root';
 import { startSystem } from './system';
 
@@ -25,18 +30,17 @@ export function runDevSystem(): void {
 
 async function run(): Promise<void> {
   const root = findRepoRoot();
-  const localDir = path.resolve(root, process.env.AFF_LOCAL_DIR ?? '.local');
-  fs.mkdirSync(localDir, { recursive: true });
+  const dir = localDirOf(root);
+  claimLocalDir(dir);
   const say = (line: string) => process.stdout.write(`${line}\n`);
 
-  say('[start] starting MongoDB-protocol server, NATS and Redis');
-  // The local database keeps its data in an H2 file under .local/data while the stack runs.
-  fs.mkdirSync(path.join(localDir, 'data'), { recursive: true });
+  say(`[start] starting MongoDB-protocol server, NATS and Redis (data in ${dir.data})`);
   let stopping = false;
   const infra = await startInfra({
     // Ctrl-C reaches the servers too; their "exited unexpectedly" reports would only be noise.
     log: (line) => !stopping && say(`[infra] ${line}`),
-    dataDir: path.join(localDir, 'data'),
+    // Kept across runs; the database in an H2 file (docs/local-database.md).
+    keepDataIn: dir.data,
     mongoBackend: 'h2',
   });
   say('[start] starting gateway and services');
@@ -51,7 +55,7 @@ async function run(): Promise<void> {
     throw error;
   });
 
-  const runtimeFile = path.join(localDir, 'runtime.json');
+  const runtimeFile = dir.runtimeFile;
   fs.writeFileSync(
     runtimeFile,
     JSON.stringify(
@@ -65,38 +69,35 @@ async function run(): Promise<void> {
       2,
     ),
   );
-  const credentials = JSON.parse(
-    execFileSync(
-      process.execPath,
-      [
-        path.join(root, 'services/gateway/dist/ops/cli.js'),
-        'merchant:create',
-        '--name',
-        'Dev merchant',
-        '--json',
-      ],
-      {
-        env: { ...process.env, MONGO_URL: infra.mongoUrl, NATS_URL: infra.natsUrl },
-        encoding: 'utf8',
-      },
-    ),
-  ) as { merchant_id: string; api_secret: string; public_key: string };
-  const credentialsFile = path.join(localDir, 'dev-credentials.json');
-  fs.writeFileSync(
-    credentialsFile,
-    JSON.stringify({ gateway_url: system.gatewayUrl, ...credentials }, null, 2),
-    {
-      mode: 0o600,
-    },
-  );
+  const { credentials, reused } = await ensureDevMerchant({
+    repoRoot: root,
+    dir,
+    gatewayUrl: system.gatewayUrl,
+    mongoUrl: infra.mongoUrl,
+    natsUrl: infra.natsUrl,
+    say,
+  }).catch(async (error: unknown) => {
+    // Stopped in order, so the database server flushes its file (not killed on exit).
+    stopping = true;
+    fs.rmSync(runtimeFile, { force: true });
+    await system.stop().then(() => infra.stop());
+    throw error;
+  });
+  const credentialsFile = dir.credentialsFile;
+  // Relative inside the repository (`.local/...`), absolute for an AFF_LOCAL_DIR elsewhere.
+  const shown = (file: string) => {
+    const relative = path.relative(root, file);
+    return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
+  };
 
   say('');
   say(`Affiliate platform is running. Gateway: ${system.gatewayUrl}`);
   say(
-    `  Dev merchant ${credentials.merchant_id}; credentials in ${path.relative(root, credentialsFile)}`,
+    `  Dev merchant ${credentials.merchant_id} (${reused ? 'kept from the last run' : 'new'}); credentials in ${shown(credentialsFile)}`,
   );
+  say(`  Data kept in ${shown(dir.data)} (npm run reset wipes it)`);
   say(
-    `  Try: curl -u "$(node -p "require('./${path.relative(root, credentialsFile)}').api_secret"):" ${system.gatewayUrl}/v1/affiliates`,
+    `  Try: curl -u "$(node -p "require('${path.isAbsolute(shown(credentialsFile)) ? '' : './'}${shown(credentialsFile)}').api_secret"):" ${system.gatewayUrl}/v1/affiliates`,
   );
   say('  More merchants: npm run ops -- merchant:create --name "Acme" --json');
   say('  Press Ctrl-C to stop everything.');

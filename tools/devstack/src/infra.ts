@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dockerAvailable, startContainerServer } from './container-servers';
@@ -18,9 +18,10 @@ type Source = 'env' | 'container' | 'local';
 
 async function chooseSource(
   name: ServerName,
-  opts: Pick<StartInfraOptions, 'containers' | 'ownNats'>,
+  opts: Pick<StartInfraOptions, 'containers' | 'ownNats' | 'keepDataIn'>,
 ): Promise<Source> {
-  const containers = opts.containers ?? true;
+  // Data kept across runs lives in local files; a container's would go with the container.
+  const containers = opts.containers ?? !opts.keepDataIn;
   const shared = !(name === 'nats' && opts.ownNats);
   if (shared && process.env[ENV_URLS[name]]) return 'env';
   return containers && (await dockerAvailable()) ? 'container' : 'local';
@@ -45,11 +46,13 @@ export async function startInfra(opts: StartInfraOptions = {}): Promise<Infra> {
   const localNames = NAMES.filter((_, i) => sources[i] === 'local');
   if (localNames.some((name) => !localCommand(name))) installInfra();
 
-  const dataRoot = localNames.length
-    ? mkdtempSync(join(opts.dataDir ?? tmpdir(), 'aff-infra-'))
-    : undefined;
+  const keep = opts.keepDataIn;
+  if (keep && localNames.length) mkdirSync(keep, { recursive: true });
+  const dataRoot = !localNames.length
+    ? undefined
+    : (keep ?? mkdtempSync(join(opts.dataDir ?? tmpdir(), 'aff-infra-')));
   const removeData = (): void => {
-    if (dataRoot) rmSync(dataRoot, { recursive: true, force: true });
+    if (dataRoot && !keep) rmSync(dataRoot, { recursive: true, force: true });
   };
   const forgetExitHook = onParentExit(removeData);
 
@@ -57,7 +60,10 @@ export async function startInfra(opts: StartInfraOptions = {}): Promise<Infra> {
     NAMES.map((name, i) => {
       if (sources[i] === 'env') return Promise.resolve(fromEnv(name));
       if (sources[i] === 'container') return startContainerServer(name);
-      return startLocalServer(name, dataRoot as string, log, opts.mongoBackend);
+      return startLocalServer(name, dataRoot as string, log, {
+        mongoBackend: opts.mongoBackend,
+        persistent: keep !== undefined,
+      });
     }),
   );
   const started = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));

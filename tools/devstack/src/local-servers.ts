@@ -52,10 +52,21 @@ function mongoCommand(backend: MongoBackend): LocalCommand | undefined {
   };
 }
 
+export interface LocalServerOptions {
+  mongoBackend?: MongoBackend;
+  /**
+   * The data dir is kept across runs (`npm start`): Redis writes its append-only file there, as
+   * idempotency keys live in Redis for a day and a client retrying after a restart must get the
+   * first answer back, not a second write. Otherwise Redis keeps nothing on disk.
+   */
+  persistent?: boolean;
+}
+
 /** The command that would start `name` locally, or undefined when its binary is not installed. */
 export function localCommand(
   name: ServerName,
   mongoBackend: MongoBackend = 'memory',
+  persistent = false,
 ): LocalCommand | undefined {
   switch (name) {
     case 'mongo':
@@ -80,7 +91,7 @@ export function localCommand(
         '--save',
         '',
         '--appendonly',
-        'no',
+        persistent ? 'yes' : 'no',
         '--dir',
         dir,
       ];
@@ -145,18 +156,22 @@ async function attempt(
   return { started: { url: cmd.url(port), source: `local ${cmd.binary}`, stop } };
 }
 
-/** Starts `name` from a local binary on a free port, with its data under `dataRoot`. */
+/**
+ * Starts `name` from a local binary on a free port, with its data under `dataRoot`: in
+ * `<dataRoot>/<name>` when persistent (the same store every run), else a fresh dir per attempt.
+ */
 export async function startLocalServer(
   name: ServerName,
   dataRoot: string,
   log: (line: string) => void,
-  mongoBackend: MongoBackend = 'memory',
+  opts: LocalServerOptions = {},
 ): Promise<StartedServer> {
-  const cmd = localCommand(name, mongoBackend);
+  const cmd = localCommand(name, opts.mongoBackend, opts.persistent);
   if (!cmd) throw new Error(`no local binary for ${name}; run deploy/local/install-infra.sh`);
   for (let i = 1; ; i++) {
-    // A fresh dir per attempt, so a half-initialised store cannot fail the retry.
-    const dir = join(dataRoot, `${name}-${i}`);
+    // A throwaway store gets a fresh dir per attempt, so a half-initialised one cannot fail the
+    // retry; a kept store is the one to open, whatever the attempt.
+    const dir = join(dataRoot, opts.persistent ? name : `${name}-${i}`);
     mkdirSync(dir, { recursive: true });
     const result = await attempt(name, cmd, dir, log);
     if ('started' in result) return result.started;

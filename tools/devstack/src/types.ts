@@ -11,6 +11,13 @@ export interface StartInfraOptions {
   log?: (line: string) => void;
   /** Parent for the temporary data dirs of locally started servers. Default: os.tmpdir(). */
   dataDir?: string;
+  /**
+   * Keep the data of locally started servers in this dir across runs (`npm start`): each server
+   * in its own fixed subdir (`mongo`, `nats`, `redis`), Redis with its append-only file on, and
+   * nothing is deleted on stop. Containers are then not used unless `containers` is true. Without
+   * it, every run gets a fresh temporary dir under `dataDir`, removed on stop (tests, the bench).
+   */
+  keepDataIn?: string;
   /** false: never use containers, e.g. to test the local-binary path. Default: use them when an engine answers. */
   containers?: boolean;
   /**

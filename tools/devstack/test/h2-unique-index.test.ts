@@ -63,7 +63,7 @@ async function expectIndexesWork(db: mongo.Db, added: number): Promise<void> {
 
 beforeAll(async () => {
   dataRoot = mkdtempSync(join(tmpdir(), 'h2-index-test-'));
-  server = await startLocalServer('mongo', dataRoot, () => undefined, 'h2');
+  server = await startLocalServer('mongo', dataRoot, () => undefined, { mongoBackend: 'h2' });
 }, 5 * 60_000);
 
 afterAll(async () => {
@@ -85,6 +85,6 @@ it('finds and enforces unique keys, and still does after a restart on the same f
   });
   await server!.stop();
   // The same data root: the server starts on `mongo-1/` again, which holds the H2 file.
-  server = await startLocalServer('mongo', dataRoot, () => undefined, 'h2');
+  server = await startLocalServer('mongo', dataRoot, () => undefined, { mongoBackend: 'h2' });
   await withDb((db) => expectIndexesWork(db, 1));
 }, 120_000);
