@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /*
- * Entry of `npm start`, `npm test` and `npm run bench` on a fresh clone: installs the npm
+ * Entry of `npm start`, `npm test`, `npm run bench` and `npm run reset` on a fresh clone: installs the npm
  * dependencies (`npm ci`) when the lockfile changed, builds (tsc -b, incremental), then hands over to the
  * compiled dev tooling in tools/devstack. Plain CommonJS because nothing is built yet when it runs.
  */
@@ -49,10 +49,12 @@ function main() {
     const jest = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js');
     const result = spawnSync(process.execPath, [jest, ...args], { cwd: root, stdio: 'inherit' });
     process.exit(result.status ?? 1);
+  } else if (mode === 'reset') {
+    require(path.join(root, 'tools/devstack/dist/reset-data.js')).runReset(args);
   } else if (mode === 'bench') {
     require(path.join(root, 'tools/devstack/dist/bench/run-bench.js')).runBench(args);
   } else {
-    process.stderr.write('usage: bootstrap.cjs setup|start|test|bench\n');
+    process.stderr.write('usage: bootstrap.cjs setup|start|test|bench|reset\n');
     process.exit(2);
   }
 }
