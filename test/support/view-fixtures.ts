@@ -68,10 +68,11 @@ export function linkView(affiliateId: string): LinkView {
 
 export function couponView(affiliate: AffiliateView): CouponView {
   const now = new Date().toISOString();
+  const token = `SAVE${randomUUID().slice(0, 6)}`;
   return {
     id: randomUUID(),
-    token: `SAVE${randomUUID().slice(0, 6)}`,
-    external_id: null,
+    token,
+    external_id: token,
     affiliate_id: affiliate.id,
     campaign_id: affiliate.campaign?.id ?? randomUUID(),
     leads: 0,

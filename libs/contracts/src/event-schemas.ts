@@ -47,6 +47,20 @@ export const emailChangeRequestedSchema = z.object({
   email: z.string(),
 });
 
+/**
+ * Coupon events published before `external_id` became a string carry `null` there: they stand
+ * for the coupon's token (docs/decisions.md), so they stay valid rather than become poison.
+ */
+const couponEventSchema = z.preprocess(
+  (data) =>
+    isRecord(data) && data.external_id === null ? { ...data, external_id: data.token } : data,
+  couponViewSchema,
+);
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 export const EVENT_SCHEMAS = {
   'affiliate.created': affiliateViewSchema,
   'affiliate.updated': affiliateViewSchema,
@@ -55,7 +69,7 @@ export const EVENT_SCHEMAS = {
   'affiliate_link.updated': linkViewSchema,
   'campaign.created': campaignViewSchema,
   'campaign.updated': campaignViewSchema,
-  'affiliate_coupon.created': couponViewSchema,
+  'affiliate_coupon.created': couponEventSchema,
   'referral.created': referralViewSchema,
   'referral.lead': referralViewSchema,
   'referral.converted': referralViewSchema,

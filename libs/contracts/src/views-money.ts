@@ -125,7 +125,8 @@ export type PayoutView = z.infer<typeof payoutViewSchema>;
 export const couponViewSchema = z.object({
   id: uuid,
   token: z.string(),
-  external_id: z.string().nullable(),
+  /** The processor's coupon id; the coupon's `token` when none was given (docs/decisions.md). */
+  external_id: z.string(),
   affiliate_id: uuid,
   campaign_id: uuid,
   leads: z.number().int(),

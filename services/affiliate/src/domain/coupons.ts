@@ -14,7 +14,8 @@ export function toCouponView(record: CouponRecord): CouponView {
     id: record._id,
     // Stored under the older names; shown under the ones clients read (docs/decisions.md).
     token: record.code,
-    external_id: record.processor_coupon_id,
+    // Never null: clients with strict schemas read a string here (docs/decisions.md).
+    external_id: record.processor_coupon_id ?? record.code,
     affiliate_id: record.affiliate_id,
     campaign_id: record.campaign_id,
     leads: record.leads,
