@@ -19,7 +19,7 @@ import {
 type Sample = { name: string; labels: Record<string, string>; value: number };
 
 function healthUrl(name: string): string {
-  if (name === 'gateway') return process.env.GATEWAY_URL!;
+  if (name === 'gateway') return process.env.GATEWAY_OPS_URL!;
   const log = fs.readFileSync(path.join(process.env.AFF_TEST_LOG_DIR!, `${name}.log`), 'utf8');
   const port = /"healthPort":(\d+)/.exec(log)?.[1];
   if (!port) throw new Error(`no health port in ${name}.log`);

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { api } from './support/http';
+import { api, request } from './support/http';
 import { createMerchant } from './support/merchant';
 
 const SERVICES = ['affiliate', 'tracking', 'commission', 'webhook', 'payout'];
@@ -63,4 +63,28 @@ it('records NATS RPC durations per operation and status', async () => {
     ]);
   expect(calls(200)).toBeGreaterThanOrEqual(1);
   expect(calls(404)).toBeGreaterThanOrEqual(1);
+});
+
+describe('gateway', () => {
+  it('serves metrics, health and readiness on its operations port only', async () => {
+    const ops = process.env.GATEWAY_OPS_URL!;
+    expect(new URL(ops).port).not.toBe(new URL(process.env.GATEWAY_URL!).port);
+    const metrics = await fetch(`${ops}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(metrics.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(await metrics.text()).toMatch(/^# TYPE http_server_request_duration histogram$/m);
+    expect((await fetch(`${ops}/healthz`)).status).toBe(200);
+    expect(await (await fetch(`${ops}/readyz`)).json()).toMatchObject({
+      ready: true,
+      checks: { mongo: true, nats: true, redis: true },
+    });
+  });
+
+  it('answers GET /metrics on the public port with the API error 404 and no metric text', async () => {
+    const res = await request('GET', '/metrics');
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.body).toEqual({ error: 'Not found.' });
+    expect(JSON.stringify(res.body)).not.toMatch(/# TYPE|http_server_request_duration/);
+  });
 });

@@ -13,7 +13,9 @@ For every render:
     or a plain value;
   - every object a component owns selects that component's pods only (selectors match labels);
   - NetworkPolicies govern ingress and egress; only the gateway's admits anyone, and each
-    admits nothing but the component's own port (the others: their health/metrics port).
+    admits nothing but the component's own port (the others: their health/metrics port; the
+    gateway's operations port only from named peers);
+  - the gateway serves metrics on its operations port, and scrape annotations point there.
 Prints each problem; exit 1 when there is any.
 """
 import sys
@@ -123,10 +125,24 @@ def check_render(path):
         public = component_of(policy) == "gateway"
         for rule in policy["spec"].get("ingress", []):
             ports = {p.get("port") for p in rule.get("ports", [])}
-            if ports != {"http" if public else "health"}:
+            # The gateway's operations port (metrics) is a rule of its own, never open to all.
+            ops = public and ports == {"ops"}
+            if ports != {"http" if public else "health"} and not ops:
                 problems.append(f"{path}: NetworkPolicy {name} admits ports other than its own: {ports}")
-            if not public and not rule.get("from"):
+            if (not public or ops) and not rule.get("from"):
                 problems.append(f"{path}: NetworkPolicy {name} admits traffic from anywhere")
+
+    # Metrics never on the public port: the gateway is scraped on its operations port.
+    for deployment in by_kind.get("Deployment", []):
+        if component_of(deployment) != "gateway":
+            continue
+        template = deployment["spec"]["template"]
+        scrape_port = template["metadata"].get("annotations", {}).get("prometheus.io/port")
+        ports = {p.get("name"): p.get("containerPort") for c in template["spec"]["containers"] for p in c.get("ports", [])}
+        if "ops" not in ports:
+            problems.append(f"{path}: the gateway has no operations port (ops) for its metrics")
+        elif scrape_port is not None and str(ports["ops"]) != str(scrape_port):
+            problems.append(f"{path}: the gateway is scraped on port {scrape_port}, not its operations port")
 
     return problems
 

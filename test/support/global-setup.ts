@@ -28,6 +28,7 @@ export default async function globalSetup(): Promise<void> {
     NATS_URL: infra.natsUrl,
     REDIS_URL: infra.redisUrl,
     GATEWAY_URL: system.gatewayUrl,
+    GATEWAY_OPS_URL: system.gatewayOpsUrl,
     AFF_TEST_LOG_DIR: logDir,
     AFF_TEST_MAIL_DIR: smtp.dir,
   });

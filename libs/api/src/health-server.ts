@@ -1,6 +1,8 @@
 /**
  * `/healthz` (the process is alive), `/readyz` (its dependencies answer) and `/metrics`
- * (Prometheus) for services that have no HTTP API of their own. Port 0 picks a free port; a negative port disables it.
+ * (Prometheus): the health port of each service, and the gateway's operations port (`OPS_PORT`),
+ * so operational data never shares a port with the public API. Port 0 picks a free port; a
+ * negative port disables it.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +18,8 @@ export interface HealthServer {
 export async function startHealthServer(
   port: number,
   checks: Record<string, ReadinessCheck>,
+  /** Reported by /readyz but not required (the gateway's Redis). */
+  optional: Record<string, ReadinessCheck> = {},
 ): Promise<HealthServer | undefined> {
   if (port < 0) return undefined;
   const server = http.createServer((req, res) => {
@@ -24,7 +28,9 @@ export async function startHealthServer(
     const metrics = req.url === '/metrics' ? metricsHandler() : undefined;
     if (metrics) return metrics(req, res);
     if (req.url === '/readyz') {
-      void runChecks(checks).then((result) => send(res, result.ready ? 200 : 503, result));
+      void runChecks(checks, optional).then((result) =>
+        send(res, result.ready ? 200 : 503, result),
+      );
       return;
     }
     send(res, 404, { error: 'Not found.' });

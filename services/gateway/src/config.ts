@@ -4,6 +4,12 @@ import { commonConfigSchema, env, loadConfig } from '@aff/config';
 export const configSchema = commonConfigSchema.extend({
   PORT: env.port(8080),
   HOST: z.string().default('0.0.0.0'),
+  /**
+   * Operations port: `/metrics` (Prometheus), `/healthz`, `/readyz`. Never the public port, so
+   * operational data is reachable only where the network policy lets Prometheus in. 0 picks a
+   * free port, -1 turns it off.
+   */
+  OPS_PORT: z.coerce.number().int().min(-1).max(65535).default(8100),
   /** Base URL the gateway is reached at; used in links it hands out (magic links). */
   PUBLIC_URL: z.url({ error: 'must be an absolute URL' }).default('http://127.0.0.1:8080'),
   MONGO_URL: env.url(['mongodb', 'mongodb+srv']),

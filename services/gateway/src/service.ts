@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Redis from 'ioredis';
 import { MERCHANT_CHANGED_SUBJECT } from '@aff/contracts';
-import { atMost } from '@aff/api';
+import { atMost, startHealthServer } from '@aff/api';
 import type { Logger } from '@aff/logging';
 import {
   EventPublisher,
@@ -27,6 +27,7 @@ import { PortalSessions } from './portal/portal-sessions';
 
 export interface RunningGateway {
   port: number;
+  opsPort: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -63,6 +64,11 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   const rpc = new RpcClient(nc, config.RPC_TIMEOUT_MS);
   const idempotencyKeys = await idempotencyStore(redis, mongo, log);
 
+  const readiness = {
+    mongo: () => mongoReachable(mongo),
+    nats: () => natsReachable(nc),
+  };
+  const degradable = { redis: () => redis.status === 'ready' };
   const app = buildApp({
     authenticator,
     limiter,
@@ -83,11 +89,8 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     rpc,
     log,
     trustProxy: config.TRUST_PROXY,
-    readiness: {
-      mongo: () => mongoReachable(mongo),
-      nats: () => natsReachable(nc),
-    },
-    degradable: { redis: () => redis.status === 'ready' },
+    readiness,
+    degradable,
     publicRoutes: {
       keys,
       limiter,
@@ -104,6 +107,8 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
       log,
     },
   });
+  // Before the API port: whoever waits for the API to answer finds the metrics port up too.
+  const ops = await startHealthServer(config.OPS_PORT, readiness, degradable);
   // Express 5 calls back on a failed bind too, with the error (EADDRINUSE when the port is taken).
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, (error?: Error) =>
@@ -115,14 +120,16 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   const port = (server.address() as AddressInfo).port;
-  log.info({ port, publicUrl: config.PUBLIC_URL }, 'gateway listening');
+  log.info({ port, opsPort: ops?.port, publicUrl: config.PUBLIC_URL }, 'gateway listening');
 
   return {
     port,
+    opsPort: ops?.port,
     async stop() {
       // In-flight requests finish (idle keep-alive sockets close at once); stragglers are cut.
       await atMost(new Promise<void>((resolve) => server.close(() => resolve())), 2_000);
       server.closeAllConnections();
+      await atMost(ops?.close() ?? Promise.resolve(), 500);
       invalidations.unsubscribe();
       await atMost(nc.drain(), 1_000);
       await atMost(nc.close(), 200);

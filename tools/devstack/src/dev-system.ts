@@ -64,6 +64,8 @@ async function run(): Promise<void> {
         mongo_url: infra.mongoUrl,
         nats_url: infra.natsUrl,
         redis_url: infra.redisUrl,
+        // Not one of the four keys `npm run ops` reads: where Prometheus would scrape the gateway.
+        gateway_ops_url: system.gatewayOpsUrl,
       },
       null,
       2,

@@ -53,6 +53,8 @@ export interface StartSystemOptions {
 
 export interface RunningSystem {
   gatewayUrl: string;
+  /** The gateway's operations port (`/metrics`, `/healthz`, `/readyz`), never public. */
+  gatewayOpsUrl: string;
   stop(): Promise<void>;
   /** Stops every replica of `name`, or only replica `index`. */
   stopProcess(name: SystemProcess, signal?: NodeJS.Signals, index?: number): Promise<void>;
@@ -101,6 +103,7 @@ async function startSystemOnce(opts: StartSystemOptions): Promise<RunningSystem>
   const root = findRepoRoot();
   const gatewayPort = opts.gatewayPort || (await freePort());
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+  const gatewayOpsPort = await freePort();
   const slots = new Map<SystemProcess, ProcessSlot[]>();
   for (const name of SYSTEM_PROCESSES) {
     const count = name === 'gateway' ? 1 : Math.max(1, opts.replicas?.[name] ?? 1);
@@ -121,7 +124,9 @@ async function startSystemOnce(opts: StartSystemOptions): Promise<RunningSystem>
             ? { MONGO_DB: `${opts.databasePrefix}${name}` }
             : {}),
           PUBLIC_URL: process.env.PUBLIC_URL ?? gatewayUrl,
-          ...(name === 'gateway' ? { PORT: String(port) } : { HEALTH_PORT: String(port) }),
+          ...(name === 'gateway'
+            ? { PORT: String(port), OPS_PORT: String(gatewayOpsPort) }
+            : { HEALTH_PORT: String(port) }),
         },
         readyUrl: `http://127.0.0.1:${port}/readyz`,
       });
@@ -261,6 +266,7 @@ async function startSystemOnce(opts: StartSystemOptions): Promise<RunningSystem>
 
   return {
     gatewayUrl,
+    gatewayOpsUrl: `http://127.0.0.1:${gatewayOpsPort}`,
     startProcess,
     stopProcess,
     stop: stopAll,

@@ -127,6 +127,9 @@ Call with (dict "root" $ "name" $name "c" $c).
 {{- end }}
 {{- if $c.port }}
 {{- $_ := set $env "PORT" (toString $c.port) }}
+{{- with $c.opsPort }}
+{{- $_ := set $env "OPS_PORT" (toString .) }}
+{{- end }}
 {{- else }}
 {{- $_ := set $env "HEALTH_PORT" (toString $c.healthPort) }}
 {{- end }}
@@ -145,6 +148,12 @@ Call with (dict "root" $ "name" $name "c" $c).
 {{- end }}
 {{- if not (or .c.port .c.healthPort) }}
 {{- fail (printf "components.%s: port or healthPort is required (probes use /healthz and /readyz on it)" .name) }}
+{{- end }}
+{{- if and .c.opsPort (not .c.port) }}
+{{- fail (printf "components.%s: opsPort is for a component with port (an HTTP API); use healthPort" .name) }}
+{{- end }}
+{{- if and .c.opsPort (eq (toString .c.opsPort) (toString .c.port)) }}
+{{- fail (printf "components.%s: opsPort must differ from port (metrics never on the public port)" .name) }}
 {{- end }}
 {{- if and .c.public (not .c.port) }}
 {{- fail (printf "components.%s: public needs port (only an HTTP API takes outside traffic)" .name) }}

@@ -1,5 +1,4 @@
 /** The gateway's Express app: request ids, health, auth, rate limit, bodies, routing, errors. */
-import { metricsHandler } from '@aff/telemetry';
 import express, { type Express } from 'express';
 import type { Logger } from '@aff/logging';
 import type { RpcClient } from '@aff/messaging';
@@ -46,12 +45,7 @@ export function buildApp(deps: AppDeps): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  // Prometheus scrapes the gateway on its API port (it has no separate health port).
-  app.get('/metrics', (req, res, next) => {
-    const serve = metricsHandler();
-    if (serve) serve(req, res);
-    else next();
-  });
+  // No `/metrics` here: Prometheus scrapes the operations port (OPS_PORT, ../service.ts).
   app.get('/readyz', async (_req, res) => {
     const result = await runChecks(deps.readiness, deps.degradable);
     res.status(result.ready ? 200 : 503).json(result);
