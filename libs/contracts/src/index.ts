@@ -1,5 +1,6 @@
 export * from './subjects';
 export * from './envelopes';
+export * from './fraud';
 export * from './views';
 export * from './views-money';
 export * from './events';

@@ -19,7 +19,8 @@ import type {
 import { AppError } from '@aff/api';
 import type { Catalog } from './catalog';
 import { newReferral } from './new-referral';
-import { affiliateCanEarn, isLive, isSelfReferral, stateAfterLead } from './referral-rules';
+import { selfReferralEmail } from './fraud-rules';
+import { affiliateCanEarn, isLive, stateAfterLead } from './referral-rules';
 import type { ReferralWriter } from './referral-writer';
 import { DuplicateError, type AppliedEvents, type CallContext, type ReferralStore } from './ports';
 import { customerKey, type ReferralRecord } from './records';
@@ -119,7 +120,7 @@ export class AttributionUseCases {
     const attribution = await this.catalog.byAffiliate(ctx.merchantId, referral.affiliate_id);
     const becomesLead = referral.conversion_state === 'visitor';
     const selfReferral = attribution
-      ? isSelfReferral(customer.email, attribution.affiliate.email)
+      ? selfReferralEmail(customer.email, attribution.affiliate, 'customer', now) !== null
       : false;
     try {
       const written = await this.writer.change(
@@ -160,7 +161,8 @@ export class AttributionUseCases {
   ): Promise<ReferralRecord | null> {
     const attribution = await this.catalog.byCouponCode(ctx.merchantId, code);
     if (!attribution || !affiliateCanEarn(attribution.affiliate.state)) return null;
-    const selfReferral = isSelfReferral(customer.email, attribution.affiliate.email);
+    const selfReferral =
+      selfReferralEmail(customer.email, attribution.affiliate, 'customer', now) !== null;
     const record = newReferral(ctx.merchantId, attribution, now, {
       coupon_id: attribution.couponId ?? null,
       customer,

@@ -1,4 +1,4 @@
-/** Pure rules of referrals: expiry, liveness, state moves, the self-referral guard. */
+/** Pure rules of referrals: expiry, liveness, state moves (fraud signals: fraud-rules.ts). */
 import type { ConversionState } from '@aff/contracts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -27,16 +27,6 @@ export function isLive(referral: ReferralLifecycle, now: Date): boolean {
 /** A visitor becomes a lead; leads and conversions stay as they are. */
 export function stateAfterLead(state: ConversionState): ConversionState {
   return state === 'visitor' ? 'lead' : state;
-}
-
-export function isSelfReferral(
-  customerEmail: string | null | undefined,
-  affiliateEmail: string,
-): boolean {
-  return (
-    Boolean(customerEmail) &&
-    customerEmail!.trim().toLowerCase() === affiliateEmail.trim().toLowerCase()
-  );
 }
 
 export const CAN_EARN_STATES = ['active'] as const;

@@ -3,7 +3,8 @@ import type { LeadBody, ReferralView, VisitAnswer, VisitBody } from '@aff/contra
 import { AppError, errors } from '@aff/api';
 import type { Catalog } from './catalog';
 import { newReferral } from './new-referral';
-import { affiliateCanEarn, isLive, isSelfReferral, stateAfterLead } from './referral-rules';
+import { selfReferralEmail } from './fraud-rules';
+import { affiliateCanEarn, isLive, stateAfterLead } from './referral-rules';
 import type { ReferralWriter } from './referral-writer';
 import type { CallContext, ReferralStore, VisitQueue } from './ports';
 import type { ReferralRecord } from './records';
@@ -84,7 +85,9 @@ export class VisitUseCases {
       );
     }
     const attribution = await this.catalog.byAffiliate(ctx.merchantId, current.affiliate_id);
-    const selfReferral = attribution ? isSelfReferral(email, attribution.affiliate.email) : false;
+    const selfReferral = attribution
+      ? selfReferralEmail(email, attribution.affiliate, 'lead', now) !== null
+      : false;
     return this.writer.change(
       ctx,
       current,
