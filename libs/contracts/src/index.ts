@@ -3,6 +3,7 @@ export * from './envelopes';
 export * from './fraud';
 export * from './views';
 export * from './views-money';
+export * from './views-export';
 export * from './events';
 export * from './validate';
 export * from './schemas/fields';
