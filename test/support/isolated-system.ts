@@ -10,6 +10,8 @@ import path from 'node:path';
 export interface IsolatedSystem {
   infra: Pick<Infra, 'mongoUrl' | 'natsUrl' | 'redisUrl'>;
   system: RunningSystem;
+  /** Service `x` keeps its data in database `${databasePrefix}x` (the gateway excepted). */
+  databasePrefix: string;
   stop(): Promise<void>;
 }
 
@@ -72,15 +74,16 @@ async function startOnce(
   );
   fs.mkdirSync(logDir, { recursive: true });
   let system: RunningSystem;
+  // Its own service databases: the shared system's outbox sweeps would otherwise relay this
+  // system's pending events to the shared NATS (and clear them), so they never arrive here.
+  const databasePrefix = `iso${Date.now().toString(36)}_`;
   try {
     system = await startSystem({
       infra,
       env: opts.env,
       logDir,
       replicas: opts.replicas,
-      // Its own service databases: the shared system's outbox sweeps would otherwise relay this
-      // system's pending events to the shared NATS (and clear them), so they never arrive here.
-      databasePrefix: `iso${Date.now().toString(36)}_`,
+      databasePrefix,
     });
   } catch (error) {
     // A system that did not start is not returned, so nobody else would stop its NATS.
@@ -91,6 +94,7 @@ async function startOnce(
   return {
     infra,
     system,
+    databasePrefix,
     // Once: the file's own hook and the leftover sweep may both call it.
     stop() {
       stopping ??= (async () => {

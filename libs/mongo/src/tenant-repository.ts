@@ -15,6 +15,7 @@ import {
 import { MerchantScopedLookup } from './batched-lookup';
 import { ConditionalUpserts } from './conditional-upserts';
 import { failuresByIndex } from './bulk-failures';
+import type { MerchantCounts } from './merchant-counts';
 
 export interface TenantRecord {
   _id: string;
@@ -35,6 +36,17 @@ export interface WriteResult<T> {
 
 const NEWEST_FIRST = { created_at: -1, _id: -1 } as const;
 
+export interface TenantRepositoryOptions {
+  /**
+   * Per-merchant record counts, raised right after each batch of inserts and before its callers
+   * hear of it. A crash between the two leaves a count short by that batch (docs/decisions.md,
+   * "Counts and newest-first lists").
+   */
+  counts?: MerchantCounts;
+  /** Told when a batch was inserted but its count could not be raised. */
+  onCountFailed?: (error: unknown) => void;
+}
+
 export class TenantRepository<T extends TenantRecord> {
   /** Inserts that arrive together share one unordered `insertMany`. */
   private readonly inserts: Batcher<T>;
@@ -43,8 +55,18 @@ export class TenantRepository<T extends TenantRecord> {
   /** Conditional updates that arrive together share one unordered `bulkWrite` (see `applyIf`). */
   private readonly conditionalUpdates = new ConditionalUpserts();
 
-  constructor(readonly model: Model<T>) {
-    this.inserts = new Batcher<T>({ flush: (docs) => insertManyUnordered(model, docs) });
+  constructor(
+    readonly model: Model<T>,
+    opts: TenantRepositoryOptions = {},
+  ) {
+    const { counts, onCountFailed = () => undefined } = opts;
+    this.inserts = new Batcher<T>({
+      flush: async (docs) => {
+        const results = await insertManyUnordered(model, docs);
+        if (counts) await counts.added(docs.filter((_, i) => !results[i])).catch(onCountFailed);
+        return results;
+      },
+    });
   }
 
   async findById(merchantId: string, id: string): Promise<T | null> {

@@ -2,7 +2,7 @@
 import { STREAMS } from '@aff/contracts';
 import { defineService, type ServiceDeps } from '@aff/kernel';
 import { startConsumer } from '@aff/messaging';
-import { NewestIndex } from '@aff/mongo';
+import { MerchantCounts, NewestList } from '@aff/mongo';
 import type { Connection } from 'mongoose';
 import { configSchema, loadCommissionConfig, type CommissionConfig } from './config';
 import { chargesConsumer } from './consumers/charges.consumer';
@@ -24,17 +24,20 @@ export const commissionModels = (mongo: Connection) => ({
 type CommissionModels = ReturnType<typeof commissionModels>;
 
 export function buildCommission(deps: ServiceDeps<CommissionConfig, CommissionModels>) {
-  const { config, log, models, nc, relay } = deps;
+  const { config, log, models, mongo, nc, relay } = deps;
   // The stores relay the events they write (in the document's outbox) after the write.
   const sales = new SaleRepository(models.sale, relay);
-  const commissions = new CommissionRepository(models.commission, relay);
-  const newest = NewestIndex.of(models.commission, 'commission.created');
+  const counts = new MerchantCounts(mongo, 'commission_counts');
+  const commissions = new CommissionRepository(models.commission, relay, {
+    counts,
+    onCountFailed: (err) => log.warn({ err }, 'commissions written but not counted'),
+  });
+  const newest = new NewestList(models.commission, counts, { created: 'commission.created' });
   const charges = new ChargeUseCases(sales, commissions, newest);
   const settlement = new SettlementUseCases(commissions, sales);
   return {
     charges,
     settlement,
-    load: () => newest.load(),
     follow: () => newest.follow(nc, log),
     consumers: [
       () =>

@@ -7,7 +7,7 @@ import {
   startConsumer,
   startPartitionedConsumers,
 } from '@aff/messaging';
-import { NewestIndex, ProcessedEvents, TenantRepository } from '@aff/mongo';
+import { MerchantCounts, NewestList, ProcessedEvents, TenantRepository } from '@aff/mongo';
 import type { Connection } from 'mongoose';
 import { configSchema, loadTrackingConfig, type TrackingConfig } from './config';
 import { catalogConsumer } from './consumers/catalog.consumer';
@@ -44,9 +44,14 @@ export async function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingMo
   // The hot path's read models live in memory, loaded at start and kept current by events.
   const catalogRepo = new CachedCatalogRepository(models.catalog);
   const linkCounts = new LinkCountsMemory(referralsModel);
-  const newest = NewestIndex.of(referralsModel, 'referral.created');
+  const counts = new MerchantCounts(mongo, 'referral_counts');
+  const newest = new NewestList(referralsModel, counts, { created: 'referral.created' });
   // Relays the events its writes queue and keeps `newest` current; use cases never see either.
-  const stored = new ReferralRepository(new TenantRepository(referralsModel), relay, newest);
+  const tenant = new TenantRepository(referralsModel, {
+    counts,
+    onCountFailed: (err) => log.warn({ err }, 'referrals written but not counted'),
+  });
+  const stored = new ReferralRepository(tenant, relay, newest);
 
   const catalog = new Catalog(
     catalogRepo,
@@ -81,7 +86,7 @@ export async function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingMo
     visits,
     attribution,
     load: async () => {
-      await Promise.all([catalogRepo.load(), linkCounts.load(), newest.load()]);
+      await Promise.all([catalogRepo.load(), linkCounts.load()]);
     },
     follow: () => [
       ...catalogRepo.follow(nc, log),

@@ -1,13 +1,13 @@
 /**
  * The referral repository over the real MongoDB-protocol server: it relays the events of its
- * own writes, lists new referrals from its in-memory index at once, and reports a processor
+ * own writes, lists new referrals at once (newest first, counted), and reports a processor
  * customer already attributed to another referral as the domain's `DuplicateError`.
  */
 import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import { buildEvent } from '@aff/contracts';
 import type { PendingEvent } from '@aff/messaging';
-import { NewestIndex, TenantRepository, connectMongo } from '@aff/mongo';
+import { MerchantCounts, NewestList, TenantRepository, connectMongo } from '@aff/mongo';
 import { ReferralRepository } from '../src/data/referral.repository';
 import { referralModel } from '../src/data/referral.schema';
 import { DuplicateError } from '../src/domain/ports';
@@ -22,10 +22,11 @@ beforeAll(async () => {
   mongo = await connectMongo(process.env.MONGO_URL!, `referral_repo_test_${Date.now()}`);
   const model = referralModel(mongo);
   await model.init();
+  const counts = new MerchantCounts(mongo, 'referral_counts');
   referrals = new ReferralRepository(
-    new TenantRepository(model),
+    new TenantRepository(model, { counts }),
     { relay: (pending) => void relayed.push(...pending) },
-    NewestIndex.of(model, 'referral.created'),
+    new NewestList(model, counts, { created: 'referral.created' }),
   );
 });
 afterAll(async () => {
@@ -72,6 +73,11 @@ it('relays its writes, lists them at once, and maps a taken customer to Duplicat
   await referrals.insertWithEvents(first, [event], {});
   expect(relayed.map((item) => item.event.id)).toEqual([event.id]);
   expect((await referrals.page(merchant, {}, 0, 10)).items.map((r) => r._id)).toEqual([first._id]);
+  const second = aReferral('cus_2');
+  await referrals.insertWithEvents(second, [], {});
+  const listed = await referrals.page(merchant, {}, 0, 10);
+  expect(listed.items.map((r) => r._id)).toEqual([second._id, first._id]);
+  expect(listed.total).toBe(2);
 
   expect(
     await referrals.updateWithEvents(

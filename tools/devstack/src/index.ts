@@ -12,3 +12,5 @@ export { findBinary } from './binaries';
 export { localCommand } from './local-servers';
 export { startNatsCluster } from './nats-cluster';
 export type { ClusterNode, NatsCluster } from './nats-cluster';
+export { seedCommissions, seedReferrals } from './scale/history-seed';
+export type { SeedOptions, SeedTarget } from './scale/history-seed';

@@ -6,7 +6,7 @@
 import type { FilterQuery, Model } from 'mongoose';
 import type { EventEnvelope } from '@aff/contracts';
 import type { EventContext } from '@aff/messaging';
-import { TenantRepository, mapDuplicate } from '@aff/mongo';
+import { TenantRepository, mapDuplicate, type TenantRepositoryOptions } from '@aff/mongo';
 import {
   type CommissionCondition,
   type CommissionFilters,
@@ -23,8 +23,9 @@ export class CommissionRepository implements CommissionStore {
   constructor(
     private readonly model: Model<CommissionDoc>,
     private readonly relay: EventRelay,
+    opts: TenantRepositoryOptions = {},
   ) {
-    this.tenant = new TenantRepository(model);
+    this.tenant = new TenantRepository(model, opts);
   }
 
   findById(merchantId: string, id: string): Promise<CommissionRecord | null> {

@@ -86,9 +86,8 @@ export interface CommissionStore {
   pendingDueBy(now: Date, limit: number): Promise<CommissionRecord[]>;
 }
 
-/** The in-memory index of a merchant's commissions, newest first (the unfiltered list). */
+/** A merchant's commissions newest first, with their total (the unfiltered list). */
 export interface NewestCommissions {
   add(merchantId: string, id: string, createdAt: Date): void;
-  page(merchantId: string, skip: number, limit: number): string[];
-  count(merchantId: string): number;
+  page(merchantId: string, skip: number, limit: number): Promise<Page<CommissionRecord>>;
 }

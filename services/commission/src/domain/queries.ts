@@ -2,14 +2,8 @@
 import type { CommissionView, Paginated } from '@aff/contracts';
 import { errors, paginate, type PageRequest } from '@aff/api';
 import { toCommissionView } from './views';
-import type {
-  CommissionFilters,
-  CommissionStore,
-  NewestCommissions,
-  Page,
-  SaleStore,
-} from './ports';
-import type { CommissionRecord, SaleRecord } from './records';
+import type { CommissionFilters, CommissionStore, NewestCommissions, SaleStore } from './ports';
+import type { SaleRecord } from './records';
 
 /** Related objects a commission can carry (the map's `expand` of `GET /v1/commissions`). */
 export type CommissionExpansion = 'sale' | 'campaign';
@@ -27,13 +21,13 @@ export class CommissionQueries {
     page: PageRequest,
     expansions: ReadonlySet<CommissionExpansion>,
   ): Promise<Paginated<CommissionView>> {
-    // Only the filters given: none at all reads the in-memory newest-first index.
+    // Only the filters given: none at all is the newest-first list (cached ids, counted total).
     const filters: CommissionFilters = {};
     if (requested.affiliate_id) filters.affiliate_id = requested.affiliate_id;
     if (requested.states?.length) filters.states = requested.states;
     const result =
       Object.keys(filters).length === 0
-        ? await this.newestPage(merchantId, page.skip, page.limit)
+        ? await this.newest.page(merchantId, page.skip, page.limit)
         : await this.commissions.page(merchantId, filters, page.skip, page.limit);
     const sales = expansions.has('sale')
       ? new Map(
@@ -52,21 +46,6 @@ export class CommissionQueries {
       }),
     );
     return paginate(views, result.total, page);
-  }
-
-  /** The unfiltered list: ids from the in-memory index, records by `_id`, in its order. */
-  private async newestPage(
-    merchantId: string,
-    skip: number,
-    limit: number,
-  ): Promise<Page<CommissionRecord>> {
-    const ids = this.newest.page(merchantId, skip, limit);
-    const records = ids.length > 0 ? await this.commissions.findByIds(merchantId, ids) : [];
-    const byId = new Map(records.map((r) => [r._id, r]));
-    return {
-      items: ids.map((id) => byId.get(id)).filter((r): r is CommissionRecord => Boolean(r)),
-      total: this.newest.count(merchantId),
-    };
   }
 
   async get(merchantId: string, id: string): Promise<CommissionView> {

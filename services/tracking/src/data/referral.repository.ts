@@ -3,12 +3,13 @@
  * inserts batched into one `insertMany`); a write's events are stored in the same document write
  * and handed to the relay by this repository right after it, so a crash in between leaves them
  * to the outbox sweep. Duplicate keys become the domain's `DuplicateError`. The unfiltered,
- * newest-first list comes from the in-memory `NewestIndex`, which every insert here updates.
+ * newest-first list comes from `NewestList` (its total from the merchant's counter), which every
+ * insert here updates.
  */
 import type { FilterQuery, UpdateQuery } from 'mongoose';
 import type { EventEnvelope } from '@aff/contracts';
 import type { EventContext, PendingEvent } from '@aff/messaging';
-import { mapDuplicate, type NewestIndex, type TenantRepository } from '@aff/mongo';
+import { mapDuplicate, type NewestList, type TenantRepository } from '@aff/mongo';
 import {
   DuplicateError,
   type Page,
@@ -28,7 +29,7 @@ export class ReferralRepository implements ReferralStore {
   constructor(
     private readonly repo: TenantRepository<ReferralDocument>,
     private readonly relay: EventRelay,
-    private readonly newest: NewestIndex,
+    private readonly newest: Pick<NewestList<ReferralDocument>, 'add' | 'page'>,
   ) {}
 
   findById(merchantId: string, id: string): Promise<ReferralRecord | null> {
@@ -47,7 +48,7 @@ export class ReferralRepository implements ReferralStore {
     limit: number,
   ): Promise<Page<ReferralRecord>> {
     const filter = toFilter(filters);
-    if (Object.keys(filter).length === 0) return this.newestPage(merchantId, skip, limit);
+    if (Object.keys(filter).length === 0) return this.newest.page(merchantId, skip, limit);
     return this.repo.page(merchantId, filter, skip, limit);
   }
 
@@ -100,23 +101,6 @@ export class ReferralRepository implements ReferralStore {
     if (!pending) return false;
     this.relay.relay(pending);
     return true;
-  }
-
-  /** The unfiltered list: ids from the in-memory index, records by `_id`, in its order. */
-  private async newestPage(merchantId: string, skip: number, limit: number) {
-    const ids = this.newest.page(merchantId, skip, limit);
-    const records =
-      ids.length > 0
-        ? await this.repo.model
-            .find({ _id: { $in: ids }, merchant_id: merchantId })
-            .lean<ReferralRecord[]>()
-            .exec()
-        : [];
-    const byId = new Map(records.map((r) => [r._id, r]));
-    return {
-      items: ids.map((id) => byId.get(id)).filter((r): r is ReferralRecord => Boolean(r)),
-      total: this.newest.count(merchantId),
-    };
   }
 }
 

@@ -1,0 +1,92 @@
+/**
+ * A merchant a year in: 200,000 referrals in tracking's collection (written as the service
+ * writes them, in batches). Tracking restarts with that history and serves visits of every
+ * merchant at once, with memory that did not grow with it, and lists the history newest first
+ * with its full count. Before, tracking loaded every referral id at start: its memory grew by
+ * about 2 KB per referral and it crashed at start from 150,000 (issue 33).
+ */
+import fs from 'node:fs';
+import mongoose from 'mongoose';
+import { seedReferrals } from '@aff/devstack';
+import { api, request } from './support/http';
+import { startIsolatedSystem, type IsolatedSystem } from './support/isolated-system';
+import { createMerchant, type TestMerchant } from './support/merchant';
+
+const HISTORY = 200_000;
+/** Tracking's RSS after a start with an empty database is about 130 MB. */
+const RSS_LIMIT_MB = 250;
+
+let isolated: IsolatedSystem;
+let connection: mongoose.Connection;
+beforeAll(async () => {
+  isolated = await startIsolatedSystem();
+  connection = await mongoose
+    .createConnection(isolated.infra.mongoUrl, { dbName: `${isolated.databasePrefix}tracking` })
+    .asPromise();
+}, 120_000);
+afterAll(async () => {
+  await connection?.close();
+  await isolated?.stop();
+});
+
+async function affiliateOf(merchant: TestMerchant) {
+  const res = await api(merchant.api_secret, isolated.system.gatewayUrl).post('/v1/affiliates', {
+    first_name: 'Long',
+    last_name: 'History',
+    email: `history-${Date.now()}-${Math.random()}@example.com`,
+  });
+  expect(res.status).toBe(200);
+  return res.body as {
+    id: string;
+    campaign: { id: string };
+    links: { id: string; token: string }[];
+  };
+}
+
+function visit(merchant: TestMerchant, token: string) {
+  return request('POST', '/t/v1/visits', {
+    baseUrl: isolated.system.gatewayUrl,
+    json: { key: merchant.public_key, token },
+  });
+}
+
+function rssMb(pid: number): number {
+  const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
+  return Number(line![1]) / 1024;
+}
+
+it('restarts tracking over 200,000 referrals of one merchant and serves visits', async () => {
+  const large = await createMerchant();
+  const other = await createMerchant();
+  const [affiliate, otherAffiliate] = await Promise.all([affiliateOf(large), affiliateOf(other)]);
+  await seedReferrals(
+    connection.db!,
+    {
+      merchantId: large.merchant_id,
+      affiliateId: affiliate.id,
+      campaignId: affiliate.campaign.id,
+      linkId: affiliate.links[0]!.id,
+    },
+    { count: HISTORY },
+  );
+
+  await isolated.system.stopProcess('tracking', 'SIGKILL');
+  await isolated.system.startProcess('tracking');
+  const tracking = isolated.system.processes().find((p) => p.label === 'tracking')!;
+
+  const [mine, theirs] = await Promise.all([
+    visit(large, affiliate.links[0]!.token),
+    visit(other, otherAffiliate.links[0]!.token),
+  ]);
+  expect(mine.status).toBe(200);
+  expect(theirs.status).toBe(200);
+  expect(rssMb(tracking.pid)).toBeLessThan(RSS_LIMIT_MB);
+
+  const list = await api(large.api_secret, isolated.system.gatewayUrl).get(
+    '/v1/referrals?limit=25',
+  );
+  expect(list.status).toBe(200);
+  expect(list.body.pagination.total_count).toBe(HISTORY + 1);
+  expect(list.body.data).toHaveLength(25);
+  expect(list.body.data[0].id).toBe(mine.body.referral.id);
+}, 240_000);

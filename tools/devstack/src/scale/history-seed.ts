@@ -1,0 +1,119 @@
+/**
+ * A merchant's long history written as the services write it: batches of documents shaped like
+ * tracking's referrals and commission's commissions, each batch one unordered `insertMany`
+ * followed by the `$inc` of the merchant's counter (libs/mongo `MerchantCounts`), as
+ * `TenantRepository` does. The bench's scale phase and the start-up regression test use it.
+ */
+import { randomUUID } from 'node:crypto';
+import type { mongo } from 'mongoose';
+
+type Db = mongo.Db;
+
+export interface SeedTarget {
+  merchantId: string;
+  affiliateId: string;
+  campaignId: string;
+  linkId: string;
+}
+
+export interface SeedOptions {
+  count: number;
+  /** Documents per `insertMany` (default 5,000). */
+  batch?: number;
+  /** Creation times end here and go back one millisecond per record (default now). */
+  newest?: Date;
+  onProgress?: (written: number) => void;
+}
+
+const DAY_MS = 86_400_000;
+const STATES = ['visitor', 'visitor', 'visitor', 'lead', 'conversion'] as const;
+
+/** Writes `count` referrals (mostly visitors, some leads and conversions) into tracking's db. */
+export function seedReferrals(db: Db, target: SeedTarget, opts: SeedOptions): Promise<void> {
+  return seed(db, 'referrals', 'referral_counts', target.merchantId, opts, (i, at) => {
+    const id = randomUUID();
+    const state = STATES[i % STATES.length]!;
+    const lead = state === 'visitor' ? null : at;
+    return {
+      _id: id,
+      merchant_id: target.merchantId,
+      link_id: target.linkId,
+      affiliate_id: target.affiliateId,
+      campaign_id: target.campaignId,
+      coupon_id: null,
+      visits: 1,
+      email: lead ? `seeded-${i}@example.com` : null,
+      customer: null,
+      processor_customer_id: null,
+      customer_key: `none:${id}`,
+      processor_account_id: null,
+      conversion_state: state,
+      became_lead_at: lead,
+      became_conversion_at: state === 'conversion' ? at : null,
+      expires_at: new Date(at.getTime() + 30 * DAY_MS),
+      deactivated_at: null,
+      landing_url: 'https://shop.example.com/',
+      referrer: null,
+      created_at: at,
+      updated_at: at,
+      pending_events: [],
+    };
+  });
+}
+
+/** Writes `count` settled commissions (paid or voided: no job picks them up) into commission's db. */
+export function seedCommissions(db: Db, target: SeedTarget, opts: SeedOptions): Promise<void> {
+  return seed(db, 'commissions', 'commission_counts', target.merchantId, opts, (i, at) => {
+    const paid = i % 10 !== 0;
+    return {
+      _id: randomUUID(),
+      merchant_id: target.merchantId,
+      sale_id: randomUUID(),
+      referral_id: randomUUID(),
+      affiliate_id: target.affiliateId,
+      campaign: {
+        id: target.campaignId,
+        name: 'Default',
+        created_at: at.toISOString(),
+        updated_at: at.toISOString(),
+      },
+      base_amount: 1_000,
+      amount: 1_000,
+      currency: 'USD',
+      state: paid ? 'paid' : 'voided',
+      due_at: at,
+      paid_at: paid ? at : null,
+      voided_at: paid ? null : at,
+      payout_id: paid ? randomUUID() : null,
+      created_at: at,
+      updated_at: at,
+      pending_events: [],
+    };
+  });
+}
+
+async function seed(
+  db: Db,
+  collection: string,
+  countCollection: string,
+  merchantId: string,
+  opts: SeedOptions,
+  make: (i: number, at: Date) => Record<string, unknown>,
+): Promise<void> {
+  const batch = opts.batch ?? 5_000;
+  const newest = (opts.newest ?? new Date()).getTime();
+  const docs = db.collection(collection);
+  const counts = db.collection<{ _id: string; count: number }>(countCollection);
+  for (let done = 0; done < opts.count;) {
+    const n = Math.min(batch, opts.count - done);
+    // Oldest first, as history is written.
+    const rows = Array.from({ length: n }, (_, k) => {
+      const i = done + k;
+      return make(i, new Date(newest - (opts.count - i)));
+    });
+    await docs.insertMany(rows as never[], { ordered: false });
+    await counts.updateOne({ _id: merchantId }, { $inc: { count: n } }, { upsert: true });
+    done += n;
+    opts.onProgress?.(done);
+  }
+}
