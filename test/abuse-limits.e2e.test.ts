@@ -26,22 +26,31 @@ describe('failed authentication per client IP', () => {
 
   beforeAll(async () => {
     isolated = await startIsolatedSystem({
-      // A long secret cache makes "verified moments ago" last the whole test.
-      env: { TRUST_PROXY: 'true', AUTH_CACHE_TTL_MS: '120000' },
+      // A short full reload, for the merchant whose creation message never arrives.
+      env: { TRUST_PROXY: 'true', AUTH_DIRECTORY_RELOAD_SECONDS: '2' },
     });
   });
+  /** A merchant this system's gateways are told of (the CLI publishes to its NATS). */
+  const newMerchant = (opts: { rateLimit?: number } = {}) =>
+    createMerchant({ ...opts, natsUrl: isolated.infra.natsUrl });
+  const flood = async (ip: string, count: number) => {
+    const answers = await Promise.all(
+      Array.from({ length: count }, () => from(ip, `sk_${randomUUID()}`)),
+    );
+    return answers.map((a) => a.status);
+  };
   afterAll(async () => {
     await isolated?.stop();
   });
 
   it('answers a flood of bad secrets with 429 while a good merchant keeps its full rate', async () => {
     const flooder = address('203.0');
-    const good = await createMerchant();
+    const good = await newMerchant();
     const goodIp = address('198.51');
     // The same secret at the flooded address, verified once before the flood.
-    const neighbour = await createMerchant();
+    const neighbour = await newMerchant();
     expect((await from(flooder, neighbour.api_secret)).status).toBe(200);
-    const idle = await createMerchant();
+    const idle = await newMerchant();
 
     const flood: ApiResponse[] = [];
     const goodAnswers: ApiResponse[] = [];
@@ -84,10 +93,11 @@ describe('failed authentication per client IP', () => {
     // The last wave was refused entirely.
     expect(flood.slice(-15).every((a) => a.status === 429)).toBe(true);
 
-    // At the flooded address: no credentials and unchecked secrets wait for the window, a secret
-    // this gateway verified moments ago still works.
+    // At the flooded address: no credentials and bad secrets wait for the window; every valid
+    // secret is served, one this gateway never saw before included.
     expect((await from(flooder, null)).status).toBe(429);
-    expect((await from(flooder, idle.api_secret)).status).toBe(429);
+    expect((await from(flooder, `sk_${randomUUID()}`)).status).toBe(429);
+    expect((await from(flooder, idle.api_secret)).status).toBe(200);
     expect((await from(flooder, neighbour.api_secret)).status).toBe(200);
     // Another address without credentials is not affected: a plain 401.
     const stranger = await from(address('192.0'), null);
@@ -96,9 +106,37 @@ describe('failed authentication per client IP', () => {
     expect(stranger.headers.get('ratelimit')).toBeNull();
   });
 
+  it('serves a valid secret from an address over its failure limit, in the same window', async () => {
+    const ip = address('203.113');
+    // Never used before: nothing about it is cached, only the directory of secrets knows it.
+    const merchant = await newMerchant();
+    // Concurrent, so all 30 may pass the check before the first failure is counted.
+    expect(await flood(ip, 30)).toEqual(expect.arrayContaining([401]));
+    expect((await from(ip, `sk_${randomUUID()}`)).status).toBe(429);
+    const good = await from(ip, merchant.api_secret);
+    expect(good.status).toBe(200);
+    expect(good.headers.get('ratelimit-policy')).toBe('"default";q=45;w=30');
+    // Bad secrets from the address are still refused afterwards.
+    expect((await from(ip, `sk_${randomUUID()}`)).status).toBe(429);
+  });
+
+  it('learns a merchant whose creation message was lost at its next full reload', async () => {
+    const ip = address('198.18');
+    const unannounced = await createMerchant({ natsUrl: '' });
+    await flood(ip, 25);
+    // Within AUTH_DIRECTORY_RELOAD_SECONDS (2 s here) the directory has it, flood or not.
+    const deadline = Date.now() + 10_000;
+    let status = 0;
+    while (Date.now() < deadline && status !== 200) {
+      status = (await from(ip, unannounced.api_secret)).status;
+      if (status !== 200) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(status).toBe(200);
+  });
+
   it('counts only failures: good requests from one address never use its failure allowance', async () => {
     const ip = address('100.64');
-    const merchant = await createMerchant({ rateLimit: 1000 });
+    const merchant = await newMerchant({ rateLimit: 1000 });
     for (let i = 0; i < 25; i++) expect((await from(ip, merchant.api_secret)).status).toBe(200);
     for (let i = 0; i < 20; i++) expect((await from(ip, `sk_${randomUUID()}`)).status).toBe(401);
     expect((await from(ip, `sk_${randomUUID()}`)).status).toBe(429);

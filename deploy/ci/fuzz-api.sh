@@ -20,9 +20,10 @@ fi
 work=$(mktemp -d)
 port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
 echo "[fuzz] starting the system on port $port (log: $work/system.log)"
-# Generated requests include bad credentials; the per-IP limit on failed logins (20/min) would
-# turn the rest of the run into 429s, so it is raised here.
-AUTH_FAILURE_POINTS=1000000 AFF_LOCAL_DIR="$work" PORT="$port" node -e 'require("./tools/devstack/dist/dev-system.js").runDevSystem()' \
+# Generated requests include bad credentials. The per-address limit on failed logins (20/min)
+# stays as in production: it refuses the bad ones (429), never the fuzzer's good secret, and the
+# count of 429 answers is printed at the end so a lock-out cannot hide behind a clean run.
+AFF_LOCAL_DIR="$work" PORT="$port" node -e 'require("./tools/devstack/dist/dev-system.js").runDevSystem()' \
   >"$work/system.log" 2>&1 &
 system_pid=$!
 stop() {
@@ -43,6 +44,22 @@ done
 
 runtime="$work/runtime.json"
 gateway=$(node -p "require('$runtime').gateway_url")
+ops=$(node -p "require('$runtime').gateway_ops_url")
+# Answers of the gateway by status, from its own metrics (operations port): "<status> <count>".
+# The operations port's own answers (200s of /metrics) count too; they change no 429.
+answers_by_status() {
+  node -e '
+fetch(process.argv[1] + "/metrics").then((r) => r.text()).then((text) => {
+  const counts = {};
+  for (const line of text.split("\n")) {
+    const m = /^http_server_request_duration_count\{(.*)\} (\S+)/.exec(line);
+    const status = m && /http_response_status_code="(\d+)"/.exec(m[1]);
+    if (status) counts[status[1]] = (counts[status[1]] ?? 0) + Number(m[2]);
+  }
+  for (const [status, count] of Object.entries(counts)) console.log(status, count);
+});' "$ops"
+}
+answers_by_status >"$work/answers-before.txt"
 # A merchant of its own, with a rate limit the fuzzer will not reach (429 would hide the rest).
 merchant=$(MONGO_URL=$(node -p "require('$runtime').mongo_url") NATS_URL=$(node -p "require('$runtime').nats_url") \
   node services/gateway/dist/ops/cli.js merchant:create --name fuzz --rate-limit 1000000 --json) || exit 1
@@ -67,6 +84,17 @@ echo "[fuzz] schemathesis on $gateway (max $MAX_EXAMPLES examples per operation,
 # schemathesis frames its summary lines the way pytest does ("=== 3 warnings in 150s ==="); CI
 # reads such a line as a pytest run that executed no test, so the framing is rewritten.
 status=${PIPESTATUS[0]}
+# How many of the run's answers were 429 (rate limits, failed-login limit): every request the
+# fuzzer made counted by the gateway itself, before and after.
+answers_by_status >"$work/answers-after.txt"
+node -e '
+const fs = require("fs");
+const read = (f) => Object.fromEntries(fs.readFileSync(f, "utf8").trim().split("\n").filter(Boolean).map((l) => l.split(" ").map(Number)));
+const before = read(process.argv[1]), after = read(process.argv[2]);
+let total = 0; const diff = {};
+for (const [s, n] of Object.entries(after)) { diff[s] = n - (before[s] ?? 0); total += diff[s]; }
+console.log(`[fuzz] gateway answers during the run: ${total}; 429: ${diff[429] ?? 0} (${((100 * (diff[429] ?? 0)) / Math.max(1, total)).toFixed(1)} %); by status: ${Object.entries(diff).filter(([, n]) => n > 0).map(([s, n]) => `${s}=${n}`).join(" ")}`);
+' "$work/answers-before.txt" "$work/answers-after.txt"
 if [ "$status" -ne 0 ]; then
   echo "[fuzz] service logs with errors:"
   grep -h '"level":50' "$work"/*.log 2>/dev/null | tail -20

@@ -16,11 +16,17 @@ export interface TestMerchant {
 let counter = 0;
 
 export async function createMerchant(
-  opts: { rateLimit?: number; name?: string } = {},
+  opts: {
+    rateLimit?: number;
+    name?: string;
+    /** Where the CLI tells gateways of the new merchant (an isolated system's NATS); '' = none. */
+    natsUrl?: string;
+  } = {},
 ): Promise<TestMerchant> {
   const args = ['merchant:create', '--name', opts.name ?? `Test merchant ${++counter}`, '--json'];
   if (opts.rateLimit !== undefined) args.push('--rate-limit', String(opts.rateLimit));
-  const { stdout } = await run(process.execPath, [CLI, ...args], { env: process.env });
+  const env = opts.natsUrl === undefined ? process.env : { ...process.env, NATS_URL: opts.natsUrl };
+  const { stdout } = await run(process.execPath, [CLI, ...args], { env });
   return JSON.parse(stdout) as TestMerchant;
 }
 

@@ -32,6 +32,11 @@ export const configSchema = commonConfigSchema.extend({
    * four RPC time-outs, so a live request never loses its claim.
    */
   IDEMPOTENCY_LOCK_MS: env.positiveInt(60_000),
+  /**
+   * How often the in-memory directory of secret hashes is reloaded in full, besides on every
+   * `merchant changed` message: the most a lost message leaves a rotated secret working.
+   */
+  AUTH_DIRECTORY_RELOAD_SECONDS: env.positiveInt(30),
   /** How long a verified API secret is trusted without a database look-up. */
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5000),
   /** Express `trust proxy` setting, for client IPs behind a load balancer. */

@@ -17,6 +17,7 @@ import type { GatewayConfig } from './config';
 import { buildApp } from './http/app';
 import { MerchantAuthenticator } from './merchants/merchant-authenticator';
 import { MerchantRepository } from './merchants/merchant.repository';
+import { SecretDirectory } from './merchants/secret-directory';
 import { merchantModel } from './merchants/merchant.schema';
 import { MerchantRateLimiter } from './rate-limit/merchant-rate-limiter';
 import { AuthFailureGuard } from './rate-limit/auth-failure-guard';
@@ -50,12 +51,24 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   const merchantRepository = new MerchantRepository(merchants);
   const authenticator = new MerchantAuthenticator(merchantRepository, config.AUTH_CACHE_TTL_MS);
   const keys = new PublicKeyResolver(merchantRepository, config.AUTH_CACHE_TTL_MS);
+  const directory = new SecretDirectory(merchantRepository);
+  const reloadDirectory = () =>
+    directory
+      .reload()
+      .catch((err: unknown) => log.warn({ err: String(err) }, 'secret directory reload failed'));
   const invalidations = nc.subscribe(MERCHANT_CHANGED_SUBJECT, {
     callback: () => {
       authenticator.forgetAll();
       keys.forgetAll();
+      void reloadDirectory();
     },
   });
+  await directory.reload();
+  const directoryReloads = setInterval(
+    () => void reloadDirectory(),
+    config.AUTH_DIRECTORY_RELOAD_SECONDS * 1000,
+  );
+  directoryReloads.unref();
   const limiter = new MerchantRateLimiter(
     redis,
     config.RATE_LIMIT_POINTS,
@@ -70,6 +83,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   };
   const degradable = { redis: () => redis.status === 'ready' };
   const app = buildApp({
+    directory,
     authenticator,
     limiter,
     authFailures: new AuthFailureGuard(
@@ -120,7 +134,10 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   const port = (server.address() as AddressInfo).port;
-  log.info({ port, opsPort: ops?.port, publicUrl: config.PUBLIC_URL }, 'gateway listening');
+  log.info(
+    { port, opsPort: ops?.port, publicUrl: config.PUBLIC_URL, merchants: directory.size },
+    'gateway listening',
+  );
 
   return {
     port,
@@ -131,6 +148,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
       server.closeAllConnections();
       await atMost(ops?.close() ?? Promise.resolve(), 500);
       invalidations.unsubscribe();
+      clearInterval(directoryReloads);
       await atMost(nc.drain(), 1_000);
       await atMost(nc.close(), 200);
       redis.disconnect();

@@ -4,6 +4,7 @@ import type { Logger } from '@aff/logging';
 import type { RpcClient } from '@aff/messaging';
 import { runChecks, type ReadinessCheck } from '@aff/api';
 import type { MerchantAuthenticator } from '../merchants/merchant-authenticator';
+import type { SecretDirectory } from '../merchants/secret-directory';
 import type { MerchantRateLimiter } from '../rate-limit/merchant-rate-limiter';
 import type { AuthFailureGuard } from '../rate-limit/auth-failure-guard';
 import { idempotency, type IdempotencyDeps } from './idempotency';
@@ -18,6 +19,7 @@ import { publicRouter, type PublicRouteDeps } from '../public/public-routes';
 import { portalRouter, type PortalDeps } from '../portal/portal-routes';
 
 export interface AppDeps {
+  directory: SecretDirectory;
   authenticator: MerchantAuthenticator;
   limiter: MerchantRateLimiter;
   authFailures: AuthFailureGuard;
@@ -57,7 +59,7 @@ export function buildApp(deps: AppDeps): Express {
   app.use(portalRouter(deps.portal));
 
   const v1 = express.Router();
-  v1.use(authenticate(deps.authenticator, deps.authFailures));
+  v1.use(authenticate(deps.directory, deps.authenticator, deps.authFailures));
   v1.use(rateLimit(deps.limiter));
   v1.use(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
   v1.use(express.urlencoded({ extended: true, limit: BODY_LIMIT, parameterLimit: 1000 }));

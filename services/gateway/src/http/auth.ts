@@ -6,6 +6,7 @@ import type {
 } from '../merchants/merchant-authenticator';
 import { AUTH_FAILURE_POLICY, type AuthFailureGuard } from '../rate-limit/auth-failure-guard';
 import { rateLimitHeaders, type RateDecision } from '../rate-limit/merchant-rate-limiter';
+import type { SecretDirectory } from '../merchants/secret-directory';
 
 export const INVALID_SECRET = { error: 'Invalid API Secret.' } as const;
 
@@ -20,32 +21,46 @@ export function secretFromAuthorization(header: string | undefined): string | nu
 }
 
 /**
- * Failed attempts are limited per client IP (../rate-limit/auth-failure-guard.ts). A secret this
- * gateway verified moments ago skips that check: it costs no look-up, so failures of others at
- * the same address (a shared NAT) do not stop a merchant that is already working.
+ * A secret in the in-memory directory (../merchants/secret-directory.ts) is served at once,
+ * whatever the failures from its address: failed logins of others at the same address (a flood,
+ * a shared NAT or load balancer) never lock out a valid secret. Anything else is limited per
+ * client address (../rate-limit/auth-failure-guard.ts) before the database is asked, so a flood
+ * costs a Redis read per request and no look-up.
  */
-export function authenticate(authenticator: MerchantAuthenticator, failures: AuthFailureGuard) {
+export function authenticate(
+  directory: SecretDirectory,
+  authenticator: MerchantAuthenticator,
+  failures: AuthFailureGuard,
+) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const secret = secretFromAuthorization(req.get('authorization'));
-    let merchant = secret ? authenticator.cached(secret) : null;
+    let merchant = secret ? (directory.find(secret) ?? authenticator.cached(secret)) : null;
     if (!merchant) {
-      const ip = req.ip ?? 'unknown';
-      const gate = await failures.check(ip);
+      const client = clientKey(req);
+      const gate = await failures.check(client);
       if (!gate.allowed) {
         tooManyFailures(res, gate);
         return;
       }
+      // A merchant created since the directory's last reload (its message lost or late).
+      const since = directory.snapshot();
       merchant = secret ? await authenticator.authenticate(secret) : null;
       if (!merchant) {
-        await failures.recordFailure(ip);
+        await failures.recordFailure(client);
         res.setHeader('WWW-Authenticate', 'Basic realm="api"');
         res.status(401).json(INVALID_SECRET);
         return;
       }
+      directory.learn(secret!, merchant, since);
     }
     res.locals.merchant = merchant;
     next();
   };
+}
+
+/** The key failures are counted under: the client address as Express resolved it. */
+function clientKey(req: Request): string {
+  return req.ip ?? 'unknown';
 }
 
 function tooManyFailures(res: Response, gate: RateDecision): void {

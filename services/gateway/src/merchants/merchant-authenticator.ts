@@ -3,9 +3,9 @@
  * few seconds to keep the database off the hot path; a `merchant changed` message (sent on
  * rotation) empties the cache at once on every gateway.
  */
-import type { MerchantRecord } from './merchant.schema';
 import type { MerchantRepository } from './merchant.repository';
 import { hashSecret, hashesMatch } from './credentials';
+import type { MerchantRecord } from './merchant.schema';
 
 export interface AuthenticatedMerchant {
   id: string;
@@ -53,6 +53,8 @@ export class MerchantAuthenticator {
   }
 }
 
-function toAuthenticated(record: MerchantRecord): AuthenticatedMerchant {
+export function toAuthenticated(
+  record: Pick<MerchantRecord, '_id' | 'api_key_id' | 'rate_limit'>,
+): AuthenticatedMerchant {
   return { id: record._id, apiKeyId: record.api_key_id, rateLimit: record.rate_limit };
 }

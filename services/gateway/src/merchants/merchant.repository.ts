@@ -38,6 +38,16 @@ export class MerchantRepository {
     return this.model.findOne({ api_secret_hash: hash }).lean<MerchantRecord>().exec();
   }
 
+  /** What authentication needs of every merchant (services/gateway/src/merchants/secret-directory.ts). */
+  async allCredentials(): Promise<
+    Pick<MerchantRecord, '_id' | 'api_key_id' | 'api_secret_hash' | 'rate_limit'>[]
+  > {
+    return this.model
+      .find({}, { _id: 1, api_key_id: 1, api_secret_hash: 1, rate_limit: 1 })
+      .lean<Pick<MerchantRecord, '_id' | 'api_key_id' | 'api_secret_hash' | 'rate_limit'>[]>()
+      .exec();
+  }
+
   async findByPublicKey(publicKey: string): Promise<MerchantRecord | null> {
     return this.model.findOne({ public_key: publicKey }).lean<MerchantRecord>().exec();
   }

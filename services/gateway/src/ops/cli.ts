@@ -34,8 +34,10 @@ async function main(argv: string[]): Promise<void> {
     const name = values.name?.trim();
     if (!name) throw new UsageError('--name is required');
     const rateLimit = parseRateLimit(values['rate-limit']);
-    await withRepository(async (repo) => {
+    await withRepository(async (repo, notify) => {
       const { merchant, credentials } = await repo.create(name, rateLimit);
+      // Gateways add the new secret to their in-memory directory at once.
+      await notify();
       const output = {
         merchant_id: merchant._id,
         api_secret: credentials.apiSecret,
@@ -89,7 +91,10 @@ async function withRepository(
   }
 }
 
-/** Tells running gateways to drop cached credentials; they also expire on their own within seconds. */
+/**
+ * Tells running gateways to reload their credentials (new and rotated secrets); they also
+ * reload on their own every AUTH_DIRECTORY_RELOAD_SECONDS.
+ */
 async function notifyGateways(natsUrl: string | undefined): Promise<void> {
   if (!natsUrl) return;
   try {
@@ -100,7 +105,7 @@ async function notifyGateways(natsUrl: string | undefined): Promise<void> {
     await nc.drain();
   } catch {
     process.stderr.write(
-      'warning: could not reach NATS; gateways drop the old secret within seconds\n',
+      'warning: could not reach NATS; gateways pick up the change at their next reload (30 s)\n',
     );
   }
 }
