@@ -29,6 +29,7 @@ export const METHOD_NAMES = {
   getCoupon: ['coupons', 'get'],
   listReferrals: ['referrals', 'list', 'listAll'],
   getReferral: ['referrals', 'get'],
+  reviewReferral: ['referrals', 'review'],
   listCommissions: ['commissions', 'list', 'listAll'],
   getCommission: ['commissions', 'get'],
   updateCommission: ['commissions', 'update'],

@@ -61,6 +61,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+export const affiliateSignedInSchema = z.object({
+  affiliate_id: z.string(),
+  address_hash: z.string().min(1),
+  signed_in_at: z.string(),
+});
+
 export const EVENT_SCHEMAS = {
   'affiliate.created': affiliateViewSchema,
   'affiliate.updated': affiliateViewSchema,
@@ -74,6 +80,8 @@ export const EVENT_SCHEMAS = {
   'referral.lead': referralViewSchema,
   'referral.converted': referralViewSchema,
   'referral.updated': referralViewSchema,
+  'referral.flagged': referralViewSchema,
+  'referral.reviewed': referralViewSchema,
   'sale.created': saleViewSchema,
   'sale.updated': saleViewSchema,
   'sale.refunded': saleViewSchema,
@@ -91,6 +99,7 @@ export const EVENT_SCHEMAS = {
   'charge.refund_attributed': chargeRefundAttributedSchema,
   'processor.received': processorReceivedSchema,
   'affiliate.email_change_requested': emailChangeRequestedSchema,
+  'affiliate.signed_in': affiliateSignedInSchema,
 } satisfies { [T in EventType]: z.ZodType<EventMap[T]> };
 
 export function isEventType(type: string): type is EventType {

@@ -29,6 +29,10 @@ export interface EventMap {
   'referral.lead': ReferralView;
   'referral.converted': ReferralView;
   'referral.updated': ReferralView;
+  /** A fraud signal was recorded on the referral (its `fraud_signals` show which). */
+  'referral.flagged': ReferralView;
+  /** The merchant approved or rejected a referral held for review. */
+  'referral.reviewed': ReferralView;
   'sale.created': SaleView;
   'sale.updated': SaleView;
   'sale.refunded': SaleView;
@@ -49,6 +53,15 @@ export interface EventMap {
   'processor.received': ProcessorReceived;
   /** Internal: an affiliate's new address awaits confirmation (the affiliate mailer sends the link). */
   'affiliate.email_change_requested': EmailChangeRequested;
+  /** Internal: an affiliate signed in to the portal (tracking keeps the address hash 30 days). */
+  'affiliate.signed_in': AffiliateSignedIn;
+}
+
+export interface AffiliateSignedIn {
+  affiliate_id: string;
+  /** The client address as the gateway's keyed hash under the merchant's salt, never raw. */
+  address_hash: string;
+  signed_in_at: string;
 }
 
 export interface EmailChangeRequested {
@@ -74,6 +87,8 @@ export const PUBLIC_EVENT_TYPES = [
   'referral.created',
   'referral.lead',
   'referral.converted',
+  'referral.flagged',
+  'referral.reviewed',
   'sale.created',
   'sale.updated',
   'sale.refunded',

@@ -1,5 +1,6 @@
 /** REST shapes of the money flow: referrals, sales, commissions, payouts, coupons. */
 import { z } from 'zod';
+import { fraudSignalSchema, REVIEW_STATES } from './fraud';
 import {
   affiliateViewSchema,
   campaignViewSchema,
@@ -47,6 +48,15 @@ export const referralViewSchema = z.object({
   conversion_state: z.enum(CONVERSION_STATES),
   processor_account_id: z.string().nullable(),
   processor_customer_id: z.string().nullable(),
+  // Optional only for referrals copied into older events and sales; the API always shows them.
+  fraud_signals: z.array(fraudSignalSchema).optional().describe('What the fraud checks found'),
+  review_state: z
+    .enum(REVIEW_STATES)
+    .nullable()
+    .optional()
+    .describe('open while held for review; approved or rejected once decided; null otherwise'),
+  reviewed_at: timestamp.nullable().optional(),
+  review_note: z.string().nullable().optional(),
 });
 export type ReferralView = z.infer<typeof referralViewSchema>;
 
@@ -81,6 +91,10 @@ export const commissionViewSchema = z.object({
   due_at: timestamp,
   paid_at: timestamp.nullable(),
   voided_at: timestamp.nullable(),
+  held: z
+    .boolean()
+    .optional()
+    .describe('Held for a review of its referral: it does not become due or get paid until then'),
   campaign: campaignViewSchema.optional(),
   sale: saleViewSchema.optional(),
 });
@@ -100,6 +114,7 @@ export const payoutCommissionSchema = z.object({
   amount: z.number().int(),
   state: z.enum(COMMISSION_STATES).optional(),
   voided_at: timestamp.nullable().optional(),
+  held: z.boolean().optional(),
 });
 export type PayoutCommission = z.infer<typeof payoutCommissionSchema>;
 

@@ -3,6 +3,7 @@
  * document can be generated from them; TypeScript types are inferred from the same schemas.
  */
 import { z } from 'zod';
+import { fraudPolicySchema } from './fraud';
 
 const timestamp = z.string().describe('ISO 8601 timestamp');
 const uuid = z.string().describe('UUID');
@@ -20,6 +21,16 @@ export const campaignViewSchema = z.object({
   days_before_referrals_expire: z.number().int(),
   max_commission_period_months: z.number().int().nullable(),
   max_commissions: z.number().int().nullable(),
+  // Optional only because campaigns copied into older events and records lack them; the API
+  // always shows both (defaults filled in).
+  fraud_policy: fraudPolicySchema
+    .optional()
+    .describe('What each fraud signal does to a referral: ignore, flag, hold or block'),
+  ip_velocity_limit: z
+    .number()
+    .int()
+    .optional()
+    .describe('Leads or customers of one affiliate from one address in 24 h before ip_velocity'),
   default: z.boolean(),
   created_at: timestamp,
   updated_at: timestamp,
@@ -79,6 +90,10 @@ export const affiliateViewSchema = z.object({
   visitors: z.number().int(),
   leads: z.number().int(),
   conversions: z.number().int(),
+  fraud_exempt: z
+    .boolean()
+    .optional()
+    .describe('Signals are recorded, but nothing is held or blocked (always shown by the API)'),
   campaign: campaignViewSchema.optional(),
   links: z.array(linkViewSchema).optional(),
   commission_stats: commissionStatsSchema.optional(),

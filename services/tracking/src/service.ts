@@ -22,6 +22,8 @@ import { AttributionUseCases } from './domain/attribution';
 import { Catalog } from './domain/catalog';
 import { ReferralPresenter } from './domain/referral-presenter';
 import { ReferralQueries } from './domain/referral-queries';
+import { ReferralReviews } from './domain/referral-review';
+import { FraudCheck } from './domain/fraud-check';
 import { ReferralWriter } from './domain/referral-writer';
 import { VisitUseCases } from './domain/visits';
 import { VisitIntake } from './domain/visit-intake';
@@ -71,7 +73,9 @@ export async function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingMo
     for (const event of events) await publisher.publish(event, context);
   });
   const referrals = new ReferralsWithIntake(stored, queue, intake);
-  const visits = new VisitUseCases(referrals, catalog, writer, queue);
+  // Address facts (portal sign-ins, the 24 h counts) join once the gateway hands over hashes.
+  const fraud = new FraudCheck(null);
+  const visits = new VisitUseCases(referrals, catalog, writer, queue, fraud);
   const attribution = new AttributionUseCases(
     referrals,
     catalog,
@@ -80,6 +84,7 @@ export async function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingMo
       log.warn({ err: (error as Error).message }, 'processor event applied but not recorded'),
     ),
     config.PROCESSOR_PLATFORM_NAME,
+    fraud,
   );
 
   return {
@@ -123,6 +128,7 @@ export async function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingMo
       queries: new ReferralQueries(referrals, presenter),
       referrals,
       presenter,
+      reviews: new ReferralReviews(referrals, writer),
     }),
   };
 }

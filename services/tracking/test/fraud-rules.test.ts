@@ -170,10 +170,12 @@ describe('decide and fraudChanges', () => {
   it('blocks by deactivating, holds by opening a review', () => {
     expect(fraudChanges(live, decide([], [email], null, false), NOW)).toEqual({
       fraud_signals: [email],
+      flagged: true,
       deactivated_at: NOW,
     });
     expect(fraudChanges(live, decide([], [ip], null, false), NOW)).toEqual({
       fraud_signals: [ip],
+      flagged: true,
       review_state: 'open',
     });
   });
@@ -181,13 +183,17 @@ describe('decide and fraudChanges', () => {
   it("records an exempt affiliate's signals and neither holds nor blocks", () => {
     const decision = decide([], [email, ip], null, true);
     expect(decision.action).toBe('flag');
-    expect(fraudChanges(live, decision, NOW)).toEqual({ fraud_signals: [email, ip] });
+    expect(fraudChanges(live, decision, NOW)).toEqual({
+      fraud_signals: [email, ip],
+      flagged: true,
+    });
   });
 
   it('does not reopen a referral the merchant already reviewed', () => {
     const reviewed = { ...live, review_state: 'approved' as const };
     expect(fraudChanges(reviewed, decide([], [ip], null, false), NOW)).toEqual({
       fraud_signals: [ip],
+      flagged: true,
     });
   });
 });

@@ -1,5 +1,7 @@
 /** Referrals: unique visits through affiliate links, and how far they converted. */
 import { z } from 'zod';
+import { REVIEW_STATES } from '../fraud';
+import { reviewReferralBodySchema } from '../schemas/tracking';
 import { paginatedSchema } from '../views';
 import { CONVERSION_STATES, referralViewSchema } from '../views-money';
 import {
@@ -28,6 +30,15 @@ export const listReferrals = defineOperation({
     processor_customer_id: filter('Only referrals with this customer id'),
     updated_since: timestampFilter('Only referrals updated after this time (ISO 8601)'),
     updated_until: timestampFilter('Only referrals updated before this time (ISO 8601)'),
+    flagged: z
+      .enum(['true', 'false'], { error: 'flagged must be true or false' })
+      .describe('true: only referrals with fraud signals; false: only those without')
+      .transform((v) => v === 'true')
+      .optional(),
+    review_state: z
+      .enum(REVIEW_STATES, { error: `review_state must be one of: ${REVIEW_STATES.join(', ')}` })
+      .describe('Only referrals in this review state')
+      .optional(),
     ...pageQuery,
     ...expandQuery(['affiliate']),
   }),
@@ -49,4 +60,21 @@ export const getReferral = defineOperation({
   params: idParams,
   response: { status: 200, description: 'The referral', body: referralViewSchema },
   errors: [404],
+});
+
+export const reviewReferral = defineOperation({
+  name: 'reviewReferral',
+  owner: 'tracking',
+  auth: 'apiSecret',
+  tag,
+  summary: 'Review a referral held for its fraud signals',
+  description:
+    'approve releases its held commissions (due at once when their due_at has passed); reject ' +
+    'voids them and deactivates the referral. Only an open review can be decided (else 422).',
+  http: { method: 'post', path: '/v1/referrals/:id/review' },
+  params: idParams,
+  invalid: 'Could not review referral.',
+  body: reviewReferralBodySchema,
+  response: { status: 200, description: 'The reviewed referral', body: referralViewSchema },
+  errors: [400, 404, 422],
 });

@@ -36,6 +36,7 @@ export const updateAffiliateBodySchema = z.object({
   wallet_a_email: optionalEmail('Wallet a email'),
   wallet_b_email: optionalEmail('Wallet b email'),
   receive_new_commission_notifications: optionalBoolean('Receive new commission notifications'),
+  fraud_exempt: optionalBoolean('Fraud exempt'),
 });
 export type UpdateAffiliateBody = z.infer<typeof updateAffiliateBodySchema>;
 

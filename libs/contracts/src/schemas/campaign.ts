@@ -9,6 +9,27 @@ import {
   optionalNumber,
   requiredText,
 } from './fields';
+import { FRAUD_ACTIONS, type FraudSignalType } from '../fraud';
+
+/** Only the signals given change; the others keep their action (or the default). */
+const action = (type: FraudSignalType) => optionalEnum(`Fraud policy ${type}`, FRAUD_ACTIONS);
+const fraudPolicyBody = z
+  .strictObject(
+    {
+      self_referral_email: action('self_referral_email'),
+      self_referral_ip: action('self_referral_ip'),
+      disposable_email: action('disposable_email'),
+      paid_ads: action('paid_ads'),
+      ip_velocity: action('ip_velocity'),
+    },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? `Fraud policy names an unknown signal type: ${issue.keys.join(', ')}`
+          : 'Fraud policy must be an object of signal types and actions',
+    },
+  )
+  .optional();
 
 const campaignFields = {
   url: optionalHttpUrl('Url'),
@@ -21,6 +42,8 @@ const campaignFields = {
   days_before_referrals_expire: optionalInteger('Days before referrals expire', { min: 1 }),
   max_commission_period_months: optionalInteger('Max commission period months', { min: 1 }),
   max_commissions: optionalInteger('Max commissions', { min: 1 }),
+  fraud_policy: fraudPolicyBody,
+  ip_velocity_limit: optionalInteger('Ip velocity limit', { min: 1 }),
 };
 
 export const createCampaignBodySchema = z.object({

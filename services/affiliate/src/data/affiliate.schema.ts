@@ -31,6 +31,7 @@ const schema = new Schema<AffiliateDocument>(
     leads: { type: Number, default: 0 },
     conversions: { type: Number, default: 0 },
     commission_stats: { type: Schema.Types.Mixed, default: () => ({ currencies: {} }) },
+    fraud_exempt: { type: Boolean, default: false },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     pending_events: { type: Schema.Types.Mixed, default: () => [] },

@@ -22,6 +22,8 @@ const schema = new Schema<CampaignDocument>(
     days_before_referrals_expire: { type: Number, required: true },
     max_commission_period_months: { type: Number, default: null },
     max_commissions: { type: Number, default: null },
+    fraud_policy: { type: Schema.Types.Mixed },
+    ip_velocity_limit: { type: Number },
     is_default: { type: Boolean, required: true },
     default_slot: { type: String, required: true },
     created_at: { type: Date, required: true },

@@ -81,6 +81,7 @@ export class AffiliateUseCases {
     if (value.wallet_b_email !== undefined) set.wallet_b_email = value.wallet_b_email;
     if (value.receive_new_commission_notifications !== undefined)
       set.receive_new_commission_notifications = value.receive_new_commission_notifications;
+    if (value.fraud_exempt !== undefined) set.fraud_exempt = value.fraud_exempt;
     if (value.campaign_id) {
       const campaign = await this.campaigns
         .resolveForAffiliate(ctx, value.campaign_id)

@@ -1,5 +1,6 @@
 /** Campaign defaults and cross-field rules (pure). */
-import type { CreateCampaignBody, UpdateCampaignBody } from '@aff/contracts';
+import { DEFAULT_FRAUD_POLICY, DEFAULT_IP_VELOCITY_LIMIT } from '@aff/contracts';
+import type { CreateCampaignBody, FraudPolicy, UpdateCampaignBody } from '@aff/contracts';
 import type { CampaignRecord } from './records';
 
 export const DEFAULT_CAMPAIGN_NAME = 'Default campaign';
@@ -7,8 +8,15 @@ export const DEFAULT_COMMISSION_PERCENT = 20;
 
 export type CampaignSettings = Omit<
   CampaignRecord,
-  '_id' | 'merchant_id' | 'is_default' | 'default_slot' | 'created_at' | 'updated_at'
->;
+  | '_id'
+  | 'merchant_id'
+  | 'is_default'
+  | 'default_slot'
+  | 'created_at'
+  | 'updated_at'
+  | 'fraud_policy'
+  | 'ip_velocity_limit'
+> & { fraud_policy: FraudPolicy; ip_velocity_limit: number };
 
 export function defaultCampaignSettings(url: string): CampaignSettings {
   return {
@@ -23,6 +31,8 @@ export function defaultCampaignSettings(url: string): CampaignSettings {
     days_before_referrals_expire: 60,
     max_commission_period_months: null,
     max_commissions: null,
+    fraud_policy: { ...DEFAULT_FRAUD_POLICY },
+    ip_velocity_limit: DEFAULT_IP_VELOCITY_LIMIT,
   };
 }
 
@@ -40,6 +50,9 @@ export function campaignSettingsOf(record: CampaignRecord): CampaignSettings {
     days_before_referrals_expire: record.days_before_referrals_expire,
     max_commission_period_months: record.max_commission_period_months,
     max_commissions: record.max_commissions,
+    // Campaigns stored before fraud policies existed get the defaults.
+    fraud_policy: { ...DEFAULT_FRAUD_POLICY, ...record.fraud_policy },
+    ip_velocity_limit: record.ip_velocity_limit ?? DEFAULT_IP_VELOCITY_LIMIT,
   };
 }
 
@@ -65,6 +78,11 @@ export function applyCampaignChanges(
   if (body.max_commission_period_months !== undefined)
     next.max_commission_period_months = body.max_commission_period_months;
   if (body.max_commissions !== undefined) next.max_commissions = body.max_commissions;
+  if (body.fraud_policy) {
+    const given = Object.entries(body.fraud_policy).filter(([, action]) => action !== undefined);
+    next.fraud_policy = { ...next.fraud_policy, ...Object.fromEntries(given) };
+  }
+  if (body.ip_velocity_limit != null) next.ip_velocity_limit = body.ip_velocity_limit;
   return next;
 }
 

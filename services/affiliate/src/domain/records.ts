@@ -2,7 +2,7 @@
  * The plain records this service keeps (what repositories return). Declared here so the domain
  * never depends on the storage layer; data/ schemas are built from these types.
  */
-import type { AffiliateState, CommissionStats } from '@aff/contracts';
+import type { AffiliateState, CommissionStats, FraudPolicy } from '@aff/contracts';
 
 export interface AffiliateRecord {
   _id: string;
@@ -31,6 +31,8 @@ export interface AffiliateRecord {
   leads: number;
   conversions: number;
   commission_stats: CommissionStats;
+  /** Signals are recorded but nothing is held or blocked (absent on older records: false). */
+  fraud_exempt?: boolean;
   created_at: Date;
   updated_at: Date;
 }
@@ -49,6 +51,9 @@ export interface CampaignRecord {
   days_before_referrals_expire: number;
   max_commission_period_months: number | null;
   max_commissions: number | null;
+  /** Absent on campaigns stored before fraud policies: the defaults apply. */
+  fraud_policy?: Partial<FraudPolicy>;
+  ip_velocity_limit?: number;
   is_default: boolean;
   /** 'default' for the merchant's default campaign, else the campaign id: unique per merchant. */
   default_slot: string;

@@ -70,6 +70,7 @@ export function toAffiliateView(
     visitors: record.visitors,
     leads: record.leads,
     conversions: record.conversions,
+    fraud_exempt: record.fraud_exempt ?? false,
     ...(expansions.campaign ? { campaign: expansions.campaign } : {}),
     ...(expansions.links ? { links: expansions.links } : {}),
     ...(expansions.commission_stats ? { commission_stats: expansions.commission_stats } : {}),

@@ -112,6 +112,9 @@ function toFilter(filters: ReferralFilters): FilterQuery<ReferralDocument> {
   if (filters.email) filter.email = filters.email;
   if (filters.processor_customer_id)
     filter.customer_key = customerKey(filters.processor_customer_id);
+  // Referrals stored before fraud checks have no `flagged`: they count as not flagged.
+  if (filters.flagged !== undefined) filter.flagged = filters.flagged ? true : { $ne: true };
+  if (filters.review_state) filter.review_state = filters.review_state;
   const { updated_since: since, updated_until: until } = filters;
   if (since || until) {
     filter.updated_at = { ...(since ? { $gt: since } : {}), ...(until ? { $lt: until } : {}) };

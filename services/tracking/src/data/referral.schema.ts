@@ -28,6 +28,12 @@ const schema = new Schema<ReferralDocument>(
     deactivated_at: { type: Date, default: null },
     landing_url: { type: String, default: null },
     referrer: { type: String, default: null },
+    fraud_signals: { type: Schema.Types.Mixed, default: () => [] },
+    flagged: { type: Boolean, default: false },
+    review_state: { type: String, default: null },
+    reviewed_at: { type: Date, default: null },
+    review_note: { type: String, default: null },
+    address_hash: { type: String, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     pending_events: { type: Schema.Types.Mixed, default: () => [] },
@@ -39,6 +45,8 @@ schema.index({ merchant_id: 1, created_at: -1 });
 schema.index({ merchant_id: 1, affiliate_id: 1, created_at: -1 });
 schema.index({ merchant_id: 1, link_id: 1 });
 schema.index({ merchant_id: 1, updated_at: -1 });
+schema.index({ merchant_id: 1, review_state: 1, created_at: -1 });
+schema.index({ merchant_id: 1, flagged: 1, created_at: -1 });
 
 export function referralModel(connection: Connection): Model<ReferralDocument> {
   return connection.model<ReferralDocument>('Referral', schema, 'referrals');

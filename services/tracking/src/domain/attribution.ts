@@ -19,7 +19,7 @@ import type {
 import { AppError } from '@aff/api';
 import type { Catalog } from './catalog';
 import { newReferral } from './new-referral';
-import { selfReferralEmail } from './fraud-rules';
+import type { FraudCheck } from './fraud-check';
 import { affiliateCanEarn, isLive, stateAfterLead } from './referral-rules';
 import type { ReferralWriter } from './referral-writer';
 import { DuplicateError, type AppliedEvents, type CallContext, type ReferralStore } from './ports';
@@ -34,6 +34,7 @@ export class AttributionUseCases {
     private readonly writer: ReferralWriter,
     private readonly processed: AppliedEvents,
     private readonly platformName: string,
+    private readonly fraud: FraudCheck,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -119,9 +120,15 @@ export class AttributionUseCases {
   ): Promise<void> {
     const attribution = await this.catalog.byAffiliate(ctx.merchantId, referral.affiliate_id);
     const becomesLead = referral.conversion_state === 'visitor';
-    const selfReferral = attribution
-      ? selfReferralEmail(customer.email, attribution.affiliate, 'customer', now) !== null
-      : false;
+    const fraud = await this.fraud.evaluate(
+      referral,
+      attribution,
+      {
+        email: { value: customer.email, source: 'customer' },
+        address: { hash: referral.address_hash, source: 'customer', counts: true },
+      },
+      now,
+    );
     try {
       const written = await this.writer.change(
         ctx,
@@ -135,9 +142,12 @@ export class AttributionUseCases {
           conversion_state: stateAfterLead(referral.conversion_state),
           became_lead_at: referral.became_lead_at ?? now,
           updated_at: now,
-          ...(selfReferral ? { deactivated_at: now } : {}),
+          ...fraud.set,
         },
-        [becomesLead ? 'referral.lead' : 'referral.updated'],
+        [
+          becomesLead ? 'referral.lead' : 'referral.updated',
+          ...(fraud.flagged ? (['referral.flagged'] as const) : []),
+        ],
         {
           idSeed: seed(ctx, event),
           // A lead recorded by the page meanwhile makes this a plain update; retry as one.
@@ -161,9 +171,7 @@ export class AttributionUseCases {
   ): Promise<ReferralRecord | null> {
     const attribution = await this.catalog.byCouponCode(ctx.merchantId, code);
     if (!attribution || !affiliateCanEarn(attribution.affiliate.state)) return null;
-    const selfReferral =
-      selfReferralEmail(customer.email, attribution.affiliate, 'customer', now) !== null;
-    const record = newReferral(ctx.merchantId, attribution, now, {
+    const fresh = newReferral(ctx.merchantId, attribution, now, {
       coupon_id: attribution.couponId ?? null,
       customer,
       processor_customer_id: customer.id,
@@ -171,12 +179,25 @@ export class AttributionUseCases {
       email: lower(customer.email),
       conversion_state: 'lead',
       became_lead_at: now,
-      ...(selfReferral ? { deactivated_at: now } : {}),
     });
+    // A coupon referral has no visit, so no address: only the e-mail rules apply.
+    const fraud = await this.fraud.evaluate(
+      fresh,
+      attribution,
+      { email: { value: customer.email, source: 'customer' } },
+      now,
+    );
+    const record: ReferralRecord = { ...fresh, ...fraud.set };
+    const types = ['referral.created', 'referral.lead'] as const;
     try {
-      await this.writer.create(ctx, record, ['referral.created', 'referral.lead'], {
-        idSeed: seed(ctx, event),
-      });
+      await this.writer.create(
+        ctx,
+        record,
+        fraud.flagged ? [...types, 'referral.flagged'] : [...types],
+        {
+          idSeed: seed(ctx, event),
+        },
+      );
     } catch (error) {
       if (!(error instanceof DuplicateError)) throw error;
     }

@@ -245,6 +245,13 @@ function stronger(a: FraudAction, b: FraudAction): FraudAction {
   return rank(b) > rank(a) ? b : a;
 }
 
+export interface FraudChanges {
+  fraud_signals?: FraudSignal[];
+  flagged?: boolean;
+  review_state?: ReviewState;
+  deactivated_at?: Date;
+}
+
 /** The referral fields the decision changes (none when nothing new was found). */
 export function fraudChanges(
   current: {
@@ -254,9 +261,9 @@ export function fraudChanges(
   },
   decision: FraudDecision,
   now: Date,
-): { fraud_signals?: FraudSignal[]; review_state?: ReviewState; deactivated_at?: Date } {
+): FraudChanges {
   if (decision.added.length === 0) return {};
-  const changes: ReturnType<typeof fraudChanges> = { fraud_signals: decision.signals };
+  const changes: FraudChanges = { fraud_signals: decision.signals, flagged: true };
   if (decision.action === 'block' && !current.deactivated_at) changes.deactivated_at = now;
   // A referral a merchant already decided on is not reopened; its new signals are recorded.
   if (decision.action === 'hold' && !current.review_state) changes.review_state = 'open';

@@ -8,6 +8,7 @@ import type {
   AffiliateView,
   ConversionState,
   CouponView,
+  ReviewState,
   EventEnvelope,
   LinkView,
 } from '@aff/contracts';
@@ -53,6 +54,8 @@ export interface ReferralFilters {
   processor_customer_id?: string;
   updated_since?: Date;
   updated_until?: Date;
+  flagged?: boolean;
+  review_state?: ReviewState;
 }
 
 export interface ReferralChange {

@@ -6,7 +6,9 @@ import type {
   AffiliateView,
   CampaignView,
   ConversionState,
+  FraudSignal,
   ReferralCustomer,
+  ReviewState,
 } from '@aff/contracts';
 
 export interface ReferralRecord {
@@ -31,6 +33,17 @@ export interface ReferralRecord {
   deactivated_at: Date | null;
   landing_url: string | null;
   referrer: string | null;
+  /*
+   * Fraud checks (absent on referrals stored before them: none found, no review). `flagged`
+   * says whether there is any signal, for the list's filter; `address_hash` is the visit's
+   * client address as the gateway's keyed hash, never shown.
+   */
+  fraud_signals?: FraudSignal[];
+  flagged?: boolean;
+  review_state?: ReviewState | null;
+  reviewed_at?: Date | null;
+  review_note?: string | null;
+  address_hash?: string | null;
   created_at: Date;
   updated_at: Date;
 }

@@ -36,6 +36,8 @@ export function referralFilter(query: ReferralListQuery): ReferralFilters {
   if (query.conversion_state?.length) filter.conversion_states = query.conversion_state;
   if (query.email) filter.email = query.email.trim().toLowerCase();
   if (query.processor_customer_id) filter.processor_customer_id = query.processor_customer_id;
+  if (query.flagged !== undefined) filter.flagged = query.flagged;
+  if (query.review_state) filter.review_state = query.review_state;
   const { updated_since: since, updated_until: until } = query;
   if (since && until && since > until) {
     throw new AppError('bad_request', 'updated_since must not be after updated_until');

@@ -28,5 +28,9 @@ export function toReferralView(
     conversion_state: record.conversion_state,
     processor_account_id: record.processor_account_id,
     processor_customer_id: record.processor_customer_id,
+    fraud_signals: record.fraud_signals ?? [],
+    review_state: record.review_state ?? null,
+    reviewed_at: iso(record.reviewed_at ?? null),
+    review_note: record.review_note ?? null,
   };
 }

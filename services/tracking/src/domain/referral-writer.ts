@@ -10,7 +10,12 @@ import type { CallContext, ReferralStore } from './ports';
 import type { ReferralRecord } from './records';
 
 export type ReferralEventType =
-  'referral.created' | 'referral.lead' | 'referral.converted' | 'referral.updated';
+  | 'referral.created'
+  | 'referral.lead'
+  | 'referral.converted'
+  | 'referral.updated'
+  | 'referral.flagged'
+  | 'referral.reviewed';
 
 export interface WriteOptions {
   /**
@@ -53,7 +58,11 @@ export class ReferralWriter {
    */
   async createdEvents(ctx: CallContext, record: ReferralRecord): Promise<EventEnvelope[]> {
     const view = await this.viewAfter(ctx.merchantId, null, record);
-    return this.events(ctx, ['referral.created'], view, `intake:${record._id}`);
+    // A visit's fraud signals were found before it was queued: its flag goes out with it.
+    const types: ReferralEventType[] = record.flagged
+      ? ['referral.created', 'referral.flagged']
+      : ['referral.created'];
+    return this.events(ctx, types, view, `intake:${record._id}`);
   }
 
   async change(

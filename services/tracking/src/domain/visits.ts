@@ -3,7 +3,7 @@ import type { LeadBody, ReferralView, VisitAnswer, VisitBody } from '@aff/contra
 import { AppError, errors } from '@aff/api';
 import type { Catalog } from './catalog';
 import { newReferral } from './new-referral';
-import { selfReferralEmail } from './fraud-rules';
+import type { FraudCheck } from './fraud-check';
 import { affiliateCanEarn, isLive, stateAfterLead } from './referral-rules';
 import type { ReferralWriter } from './referral-writer';
 import type { CallContext, ReferralStore, VisitQueue } from './ports';
@@ -15,6 +15,7 @@ export class VisitUseCases {
     private readonly catalog: Catalog,
     private readonly writer: ReferralWriter,
     private readonly queue: VisitQueue,
+    private readonly fraud: FraudCheck,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -44,10 +45,13 @@ export class VisitUseCases {
         };
       }
     }
-    const record = newReferral(ctx.merchantId, attribution, now, {
+    const fresh = newReferral(ctx.merchantId, attribution, now, {
       landing_url: url ?? null,
       referrer: referrer ?? null,
     });
+    // Checked before it is queued, so the intake writes the referral with what was found.
+    const fraud = await this.fraud.evaluate(fresh, attribution, { landingUrl: url ?? null }, now);
+    const record: ReferralRecord = { ...fresh, ...fraud.set };
     // Durable-first: answered once the visit is queued; the intake consumer writes the referral
     // (in batches) and publishes its `referral.created`. Readers of a referral still queued
     // write it themselves (ReferralsWithIntake).
@@ -85,9 +89,15 @@ export class VisitUseCases {
       );
     }
     const attribution = await this.catalog.byAffiliate(ctx.merchantId, current.affiliate_id);
-    const selfReferral = attribution
-      ? selfReferralEmail(email, attribution.affiliate, 'lead', now) !== null
-      : false;
+    const fraud = await this.fraud.evaluate(
+      current,
+      attribution,
+      {
+        email: { value: email, source: 'lead' },
+        address: { hash: current.address_hash, source: 'lead', counts: true },
+      },
+      now,
+    );
     return this.writer.change(
       ctx,
       current,
@@ -96,9 +106,9 @@ export class VisitUseCases {
         conversion_state: stateAfterLead(current.conversion_state),
         became_lead_at: now,
         updated_at: now,
-        ...(selfReferral ? { deactivated_at: now } : {}),
+        ...fraud.set,
       },
-      ['referral.lead'],
+      fraud.flagged ? ['referral.lead', 'referral.flagged'] : ['referral.lead'],
       { condition: { conversion_state: 'visitor', became_lead_at: null } },
     );
   }

@@ -2,6 +2,7 @@
 import { currentEventContext, ok, type RpcHandlers } from '@aff/messaging';
 import { errors } from '@aff/api';
 import type { ReferralQueries } from '../domain/referral-queries';
+import type { ReferralReviews } from '../domain/referral-review';
 import type { VisitUseCases } from '../domain/visits';
 import type { ReferralPresenter } from '../domain/referral-presenter';
 import type { ReferralStore } from '../domain/ports';
@@ -11,6 +12,7 @@ export function trackingRpc(deps: {
   queries: ReferralQueries;
   referrals: ReferralStore;
   presenter: ReferralPresenter;
+  reviews: ReferralReviews;
 }): RpcHandlers<'tracking'> {
   const ctx = (merchantId: string, requestId: string) => ({
     merchantId,
@@ -22,6 +24,14 @@ export function trackingRpc(deps: {
     recordLead: async (req, rpc) =>
       ok({ referral: await deps.visits.recordLead(ctx(req.merchant_id, rpc.requestId), req.body) }),
     listReferrals: async (req) => ok(await deps.queries.list(req.merchant_id, req.query)),
+    reviewReferral: async (req, rpc) =>
+      ok(
+        await deps.reviews.review(
+          ctx(req.merchant_id, rpc.requestId),
+          req.params.id ?? '',
+          req.body,
+        ),
+      ),
     getReferral: async (req) => {
       const id = req.params.id ?? '';
       const record = await deps.referrals.findById(req.merchant_id, id);
