@@ -53,8 +53,10 @@ function main() {
     require(path.join(root, 'tools/devstack/dist/reset-data.js')).runReset(args);
   } else if (mode === 'bench') {
     require(path.join(root, 'tools/devstack/dist/bench/run-bench.js')).runBench(args);
+  } else if (mode === 'bench:scale') {
+    require(path.join(root, 'tools/devstack/dist/bench/scale-bench.js')).runScaleBench(args);
   } else {
-    process.stderr.write('usage: bootstrap.cjs setup|start|test|bench|reset\n');
+    process.stderr.write('usage: bootstrap.cjs setup|start|test|bench|bench:scale|reset\n');
     process.exit(2);
   }
 }

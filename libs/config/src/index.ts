@@ -66,4 +66,6 @@ export const commonConfigSchema = z.object({
    * lost node then loses no message). More than the cluster has nodes stops the service at start.
    */
   NATS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
+  /** How often a service deletes what its retention rules no longer keep (docs/retention.md). */
+  RETENTION_PRUNE_MS: env.positiveInt(600_000),
 });

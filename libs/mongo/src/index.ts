@@ -9,3 +9,4 @@ export * from './merchant-counts';
 export * from './batched-lookup';
 export * from './bulk-failures';
 export * from './conditional-upserts';
+export * from './retention';

@@ -6,6 +6,7 @@ import { Schema, type Connection, type Model } from 'mongoose';
 import { Batcher } from '@aff/messaging';
 import { BatchedLookup } from './batched-lookup';
 import { isDuplicateKeyError } from './connection';
+import { EVENT_RECORD_KEEP_MS, type RetentionRule } from './retention';
 
 interface ProcessedEventDoc {
   _id: string;
@@ -31,6 +32,8 @@ export class ProcessedEvents {
       { _id: { type: String, required: true }, processed_at: { type: Date, required: true } },
       { versionKey: false },
     );
+    // The retention job's field (docs/retention.md); used on MongoDB 7, not by the local server.
+    schema.index({ processed_at: 1 });
     this.model =
       (connection.models.ProcessedEvent as Model<ProcessedEventDoc> | undefined) ??
       connection.model<ProcessedEventDoc>('ProcessedEvent', schema, 'processed_events');
@@ -54,6 +57,11 @@ export class ProcessedEvents {
         return docs.map(() => undefined);
       },
     });
+  }
+
+  /** Records older than `EVENT_RECORD_KEEP_MS` are pruned (`retentionJob`). */
+  get retention(): RetentionRule {
+    return { model: this.model, field: 'processed_at', keepMs: EVENT_RECORD_KEEP_MS };
   }
 
   async has(consumer: string, eventId: string): Promise<boolean> {

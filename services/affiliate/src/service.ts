@@ -2,7 +2,7 @@
 import { STREAMS } from '@aff/contracts';
 import { defineService, type ServiceDeps } from '@aff/kernel';
 import { startConsumer } from '@aff/messaging';
-import { TenantRepository } from '@aff/mongo';
+import { TenantRepository, retentionJob } from '@aff/mongo';
 import type { Connection } from 'mongoose';
 import { configSchema, loadAffiliateConfig, type AffiliateConfig } from './config';
 import {
@@ -30,6 +30,7 @@ import { linkRpc } from './rpc/link.rpc';
 import { couponRpc, magicLinkRpc } from './rpc/coupon.rpc';
 import { couponModel } from './data/coupon.schema';
 import { ssoTokenModel } from './data/sso-token.schema';
+import { affiliateRetention } from './data/retention';
 import { CouponUseCases } from './domain/coupons';
 import { MagicLinks } from './domain/magic-links';
 import { mailModule } from './mail/mail-module';
@@ -96,6 +97,7 @@ export async function buildAffiliate(deps: ServiceDeps<AffiliateConfig, Affiliat
     ],
     intervals: [
       { everyMs: COUNTER_REPAIR_MS, run: () => derived.repair(), failure: 'counter repair failed' },
+      retentionJob(affiliateRetention(mongo), config.RETENTION_PRUNE_MS),
     ],
     rpc: {
       ...affiliateRpc(affiliateUseCases),

@@ -25,6 +25,7 @@ import { idempotencyStore } from './idempotency/idempotency-store-factory';
 import { PublicKeyResolver } from './public/public-key-resolver';
 import { portalSessionModel } from './portal/portal-session.schema';
 import { PortalSessions } from './portal/portal-sessions';
+import { gatewayRetention, startRetention } from './retention';
 
 export interface RunningGateway {
   port: number;
@@ -138,11 +139,13 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     { port, opsPort: ops?.port, publicUrl: config.PUBLIC_URL, merchants: directory.size },
     'gateway listening',
   );
+  const stopRetention = startRetention(gatewayRetention(mongo), config.RETENTION_PRUNE_MS, log);
 
   return {
     port,
     opsPort: ops?.port,
     async stop() {
+      stopRetention();
       // In-flight requests finish (idle keep-alive sockets close at once); stragglers are cut.
       await atMost(new Promise<void>((resolve) => server.close(() => resolve())), 2_000);
       server.closeAllConnections();

@@ -7,7 +7,13 @@ import {
   startConsumer,
   startPartitionedConsumers,
 } from '@aff/messaging';
-import { MerchantCounts, NewestList, ProcessedEvents, TenantRepository } from '@aff/mongo';
+import {
+  MerchantCounts,
+  NewestList,
+  ProcessedEvents,
+  TenantRepository,
+  retentionJob,
+} from '@aff/mongo';
 import type { Connection } from 'mongoose';
 import { configSchema, loadTrackingConfig, type TrackingConfig } from './config';
 import { catalogConsumer } from './consumers/catalog.consumer';
@@ -76,13 +82,14 @@ export async function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingMo
   // Address facts (portal sign-ins, the 24 h counts) join once the gateway hands over hashes.
   const fraud = new FraudCheck(null);
   const visits = new VisitUseCases(referrals, catalog, writer, queue, fraud);
+  const processed = new ProcessedEvents(mongo, (error) =>
+    log.warn({ err: (error as Error).message }, 'processor event applied but not recorded'),
+  );
   const attribution = new AttributionUseCases(
     referrals,
     catalog,
     writer,
-    new ProcessedEvents(mongo, (error) =>
-      log.warn({ err: (error as Error).message }, 'processor event applied but not recorded'),
-    ),
+    processed,
     config.PROCESSOR_PLATFORM_NAME,
     fraud,
   );
@@ -123,6 +130,7 @@ export async function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingMo
           log,
         }),
     ],
+    intervals: [retentionJob([processed.retention], config.RETENTION_PRUNE_MS)],
     rpc: trackingRpc({
       visits,
       queries: new ReferralQueries(referrals, presenter),

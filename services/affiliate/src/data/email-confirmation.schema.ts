@@ -14,12 +14,13 @@ const schema = new Schema<EmailConfirmationRecord>(
   },
   { versionKey: false },
 );
+// The retention job's field (docs/retention.md); used on MongoDB 7, not by the local server.
+schema.index({ expires_at: 1 });
 schema.index({ token_hash: 1 }, { unique: true });
 
 export function emailConfirmationModel(connection: Connection): Model<EmailConfirmationRecord> {
-  return connection.model<EmailConfirmationRecord>(
-    'EmailConfirmation',
-    schema,
-    'email_confirmations',
+  return (
+    (connection.models.EmailConfirmation as Model<EmailConfirmationRecord> | undefined) ??
+    connection.model<EmailConfirmationRecord>('EmailConfirmation', schema, 'email_confirmations')
   );
 }

@@ -29,7 +29,12 @@ const schema = new Schema<SentMailRecord>(
   },
   { versionKey: false },
 );
+// The retention job's field (docs/retention.md); used on MongoDB 7, not by the local server.
+schema.index({ claimed_at: 1 });
 
 export function sentMailModel(connection: Connection): Model<SentMailRecord> {
-  return connection.model<SentMailRecord>('SentMail', schema, 'sent_mails');
+  return (
+    (connection.models.SentMail as Model<SentMailRecord> | undefined) ??
+    connection.model<SentMailRecord>('SentMail', schema, 'sent_mails')
+  );
 }

@@ -13,8 +13,13 @@ const schema = new Schema<SsoTokenRecord>(
   },
   { versionKey: false },
 );
+// The retention job's field (docs/retention.md); used on MongoDB 7, not by the local server.
+schema.index({ expires_at: 1 });
 schema.index({ token_hash: 1 }, { unique: true });
 
 export function ssoTokenModel(connection: Connection): Model<SsoTokenRecord> {
-  return connection.model<SsoTokenRecord>('SsoToken', schema, 'sso_tokens');
+  return (
+    (connection.models.SsoToken as Model<SsoTokenRecord> | undefined) ??
+    connection.model<SsoTokenRecord>('SsoToken', schema, 'sso_tokens')
+  );
 }

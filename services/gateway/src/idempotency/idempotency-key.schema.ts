@@ -26,5 +26,8 @@ const schema = new Schema<IdempotencyKeyRecord>(
 schema.index({ expires_at: 1 }, { expireAfterSeconds: 0 });
 
 export function idempotencyKeyModel(connection: Connection): Model<IdempotencyKeyRecord> {
-  return connection.model<IdempotencyKeyRecord>('IdempotencyKey', schema, 'idempotency_keys');
+  return (
+    (connection.models.IdempotencyKey as Model<IdempotencyKeyRecord> | undefined) ??
+    connection.model<IdempotencyKeyRecord>('IdempotencyKey', schema, 'idempotency_keys')
+  );
 }

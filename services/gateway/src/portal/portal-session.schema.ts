@@ -31,5 +31,8 @@ const schema = new Schema<PortalSessionRecord>(
 schema.index({ expires_at: 1 });
 
 export function portalSessionModel(connection: Connection): Model<PortalSessionRecord> {
-  return connection.model<PortalSessionRecord>('PortalSession', schema, 'portal_sessions');
+  return (
+    (connection.models.PortalSession as Model<PortalSessionRecord> | undefined) ??
+    connection.model<PortalSessionRecord>('PortalSession', schema, 'portal_sessions')
+  );
 }

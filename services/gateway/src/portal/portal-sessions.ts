@@ -38,9 +38,8 @@ export class PortalSessions {
       created_at: now,
       expires_at: new Date(now.getTime() + this.ttlMs),
     };
+    // Expired sessions are deleted by the gateway's retention job (services/gateway/src/retention.ts).
     await this.model.collection.insertOne(record as never);
-    // Sweep expired sessions now and then, since not every server honours TTL indexes.
-    if (Math.random() < 0.05) await this.model.deleteMany({ expires_at: { $lte: now } }).exec();
     return { token, session: toSession(record) };
   }
 

@@ -207,7 +207,7 @@ function check(name: string, value: number, op: '>=' | '<=', target: number) {
   return { name, value, op, target, met };
 }
 
-function createMerchant(
+export function createMerchant(
   root: string,
   infra: { mongoUrl: string; natsUrl: string },
   name: string,
