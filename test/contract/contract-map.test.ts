@@ -18,6 +18,7 @@ import { couponRpc, magicLinkRpc } from '../../services/affiliate/src/rpc/coupon
 import { emailRpc } from '../../services/affiliate/src/rpc/email.rpc';
 import { linkRpc } from '../../services/affiliate/src/rpc/link.rpc';
 import { commissionRpc } from '../../services/commission/src/rpc/commission.rpc';
+import { payoutExportRpc } from '../../services/payout/src/rpc/payout-export.rpc';
 import { payoutRpc } from '../../services/payout/src/rpc/payout.rpc';
 import { trackingRpc } from '../../services/tracking/src/rpc/tracking.rpc';
 import { deliveryRpc } from '../../services/webhook/src/rpc/delivery.rpc';
@@ -37,7 +38,7 @@ const tables: Record<(typeof SERVICES)[number], Record<string, unknown>> = {
   },
   tracking: trackingRpc(none),
   commission: commissionRpc(none, none),
-  payout: payoutRpc(none),
+  payout: { ...payoutRpc(none), ...payoutExportRpc(none) },
   webhook: { ...endpointRpc(none), ...deliveryRpc(none) },
 };
 

@@ -16,6 +16,7 @@ import {
   referralViewSchema,
   saleViewSchema,
 } from './views-money';
+import { payoutExportViewSchema } from './views-export';
 import { webhookEndpointViewSchema } from './views-webhook';
 
 export const chargeAttributedSchema = z.object({
@@ -93,6 +94,9 @@ export const EVENT_SCHEMAS = {
   'payout.updated': payoutViewSchema,
   'payout.due': payoutViewSchema,
   'payout.paid': payoutViewSchema,
+  'payout_export.created': payoutExportViewSchema,
+  'payout_export.completed': payoutExportViewSchema,
+  'payout_export.canceled': payoutExportViewSchema,
   'webhook_endpoint.disabled': webhookEndpointViewSchema,
   'charge.attributed': chargeAttributedSchema,
   'coupon_referral.updated': couponReferralSchema,

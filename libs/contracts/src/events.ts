@@ -14,6 +14,7 @@ import type {
   ReferralView,
   SaleView,
 } from './views-money';
+import type { PayoutExportView } from './views-export';
 import type { WebhookEndpointView } from './views-webhook';
 
 export interface EventMap {
@@ -44,6 +45,9 @@ export interface EventMap {
   'payout.updated': PayoutView;
   'payout.due': PayoutView;
   'payout.paid': PayoutView;
+  'payout_export.created': PayoutExportView;
+  'payout_export.completed': PayoutExportView;
+  'payout_export.canceled': PayoutExportView;
   /** The webhook service disabled an endpoint whose attempts all failed for the set period. */
   'webhook_endpoint.disabled': WebhookEndpointView;
   /** Internal, never sent to merchants. */
@@ -100,6 +104,9 @@ export const PUBLIC_EVENT_TYPES = [
   'payout.updated',
   'payout.due',
   'payout.paid',
+  'payout_export.created',
+  'payout_export.completed',
+  'payout_export.canceled',
   'campaign.created',
   'campaign.updated',
   'webhook_endpoint.disabled',

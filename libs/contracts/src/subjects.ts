@@ -23,7 +23,7 @@ export const STREAMS = {
   },
   tracking: { name: 'EVT_TRACKING', aggregates: ['referral', 'charge', 'coupon_referral'] },
   commission: { name: 'EVT_COMMISSION', aggregates: ['sale', 'commission'] },
-  payout: { name: 'EVT_PAYOUT', aggregates: ['payout'] },
+  payout: { name: 'EVT_PAYOUT', aggregates: ['payout', 'payout_export'] },
   /** Endpoint health (`webhook_endpoint.disabled`), from the webhook service's outbox. */
   webhook: { name: 'EVT_WEBHOOK', aggregates: ['webhook_endpoint'] },
   /** Verified payment-processor events, written by the gateway's public hook. */

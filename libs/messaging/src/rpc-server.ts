@@ -19,6 +19,7 @@ import {
   validate,
 } from '@aff/contracts';
 import type {
+  FileReply,
   InternalOperation,
   InternalParsedInput,
   InternalResult,
@@ -67,7 +68,9 @@ export type PublicHandler<O extends PublicOperation> = (
 /** What a public operation's handler answers as the body: the map's response schema's input. */
 export type PublicResult<O extends PublicOperation> = O['response'] extends { body: z.ZodType }
   ? z.input<O['response']['body']>
-  : unknown;
+  : O['response'] extends { file: true }
+    ? FileReply
+    : unknown;
 
 /** Handler of an internal operation: its validated input in, the reply body out. */
 export type InternalHandler<O extends InternalOperation> = (

@@ -24,6 +24,17 @@ export const configSchema = commonConfigSchema.extend({
    * provider is called yet); fault tests raise it to stop a process in between.
    */
   PAYOUT_PROCESSING_DELAY_MS: nonNegativeInt(0),
+  /** The gateway's public base URL: where an export's files download. */
+  PUBLIC_URL: z.url({ error: 'must be an absolute URL' }).default('http://127.0.0.1:8080'),
+  /** How often unfinished exports (a crashed process's) are looked for. */
+  PAYOUT_EXPORT_SWEEP_MS: env.positiveInt(1000),
+  /**
+   * How long a step of an export may stay untouched before the recovery finishes it, or rolls
+   * back a creation (its client got no answer). Longer than any one creation step.
+   */
+  PAYOUT_EXPORT_LEASE_MS: env.positiveInt(60_000),
+  /** Pause before each payout an export takes: 0 in production; fault tests raise it. */
+  PAYOUT_EXPORT_STEP_DELAY_MS: nonNegativeInt(0),
 });
 export type PayoutConfig = z.infer<typeof configSchema>;
 

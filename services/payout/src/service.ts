@@ -10,11 +10,18 @@ import { PaymentStepRepository } from './data/payment-step.repository';
 import { paymentStepModel } from './data/payment-step.schema';
 import { PayoutEventRepository } from './data/payout-event.repository';
 import { payoutEventModel } from './data/payout-event.schema';
+import { PayoutExportRepository } from './data/payout-export.repository';
+import { payoutExportModel } from './data/payout-export.schema';
+import { PayoutHoldRepository } from './data/payout-hold.repository';
 import { PayoutRepository } from './data/payout.repository';
 import { payoutModel } from './data/payout.schema';
 import { SnapshotRepository } from './data/snapshot.repository';
 import { affiliateSnapshotModel, campaignSnapshotModel } from './data/snapshot.schema';
 import { CompletePayment } from './domain/complete-payment';
+import { CreateExport } from './domain/exports/create-export';
+import { ExportPresenter } from './domain/exports/export-presenter';
+import { ExportQueries } from './domain/exports/export-queries';
+import { SettleExport } from './domain/exports/settle-export';
 import { GeneratePayouts } from './domain/generate-payouts';
 import { PayPayout } from './domain/pay-payout';
 import { PayoutPresenter } from './domain/payout-presenter';
@@ -24,8 +31,10 @@ import { ReadModels } from './domain/read-models';
 import { RecordPayment } from './domain/record-payment';
 import { startAffiliateConsumer } from './consumers/affiliate.consumer';
 import { startCommissionConsumer } from './consumers/commission.consumer';
+import { ExportRecovery } from './jobs/export-recovery';
 import { generateJob } from './jobs/generate-scheduler';
 import { PaymentWorker } from './jobs/payment-worker';
+import { payoutExportRpc } from './rpc/payout-export.rpc';
 import { payoutRpc } from './rpc/payout.rpc';
 
 export const payoutModels = (mongo: Connection) => ({
@@ -36,6 +45,7 @@ export const payoutModels = (mongo: Connection) => ({
   commission: commissionModel(mongo),
   affiliate: affiliateSnapshotModel(mongo),
   campaign: campaignSnapshotModel(mongo),
+  payoutExport: payoutExportModel(mongo),
 });
 type PayoutModels = ReturnType<typeof payoutModels>;
 
@@ -49,6 +59,8 @@ export function buildPayout(deps: ServiceDeps<PayoutConfig, PayoutModels>) {
   );
   const claims = new ClaimRepository(models.claim);
   const steps = new PaymentStepRepository(models.step);
+  const holds = new PayoutHoldRepository(models.payout);
+  const exports = new PayoutExportRepository(models.payoutExport, relay);
   const commissions = new CommissionRepository(models.commission);
   const affiliates = new SnapshotRepository(models.affiliate);
   const campaigns = new SnapshotRepository(models.campaign);
@@ -62,9 +74,18 @@ export function buildPayout(deps: ServiceDeps<PayoutConfig, PayoutModels>) {
     affiliates,
     campaigns,
     presenter,
+    holds,
   );
   const recorder = new RecordPayment(claims, steps, commissions);
-  const generate = new GeneratePayouts(payouts, commissions, claims, steps, refresher, presenter);
+  const generate = new GeneratePayouts(
+    payouts,
+    commissions,
+    claims,
+    steps,
+    refresher,
+    presenter,
+    holds,
+  );
   const complete = new CompletePayment(steps, recorder, refresher);
   const worker = new PaymentWorker(
     steps,
@@ -79,6 +100,32 @@ export function buildPayout(deps: ServiceDeps<PayoutConfig, PayoutModels>) {
   );
   const pay = new PayPayout(payouts, steps, recorder, refresher, presenter, worker);
   const readModels = new ReadModels(commissions, affiliates, campaigns, claims, refresher);
+  const exportPresenter = new ExportPresenter(config.PUBLIC_URL);
+  const settle = new SettleExport(
+    exports,
+    holds,
+    steps,
+    refresher,
+    exportPresenter,
+    worker,
+    config.PAYOUT_EXPORT_STEP_DELAY_MS,
+  );
+  const createExport = new CreateExport(
+    exports,
+    holds,
+    steps,
+    affiliates,
+    refresher,
+    exportPresenter,
+    settle,
+    { stepDelayMs: config.PAYOUT_EXPORT_STEP_DELAY_MS },
+  );
+  const recovery = new ExportRecovery(
+    exports,
+    settle,
+    { everyMs: config.PAYOUT_EXPORT_SWEEP_MS, leaseMs: config.PAYOUT_EXPORT_LEASE_MS },
+    log.child({ component: 'exports' }),
+  );
 
   return {
     payouts,
@@ -92,8 +139,15 @@ export function buildPayout(deps: ServiceDeps<PayoutConfig, PayoutModels>) {
       () => startAffiliateConsumer(nc, readModels, log),
     ],
     workers: [worker],
-    intervals: [generateJob(generate, config.PAYOUT_GENERATE_INTERVAL_MS, log)],
-    rpc: payoutRpc({ queries: new PayoutQueries(payouts, presenter), pay, generate }),
+    intervals: [generateJob(generate, config.PAYOUT_GENERATE_INTERVAL_MS, log), recovery.job()],
+    rpc: {
+      ...payoutRpc({ queries: new PayoutQueries(payouts, presenter), pay, generate }),
+      ...payoutExportRpc({
+        create: createExport,
+        settle,
+        queries: new ExportQueries(exports, exportPresenter),
+      }),
+    },
   };
 }
 
@@ -102,7 +156,8 @@ export const payoutService = defineService({
   configSchema,
   loadConfig: loadPayoutConfig,
   models: payoutModels,
-  // Payout events are written to their own collection and relayed from there.
-  outbox: (models) => [models.event],
+  // Payout events are written to their own collection and relayed from there; export events
+  // ride on the export's own document.
+  outbox: (models) => [models.event, models.payoutExport],
   build: buildPayout,
 });

@@ -21,6 +21,7 @@ import {
   referralViewSchema,
   saleViewSchema,
 } from '../views-money';
+import { payoutExportViewSchema } from '../views-export';
 import {
   webhookAttemptViewSchema,
   webhookDeliveryViewSchema,
@@ -42,6 +43,7 @@ const NAMED: Record<string, z.ZodType> = {
   Commission: commissionViewSchema,
   Payout: payoutViewSchema,
   PayoutCommission: payoutCommissionSchema,
+  PayoutExport: payoutExportViewSchema,
   Coupon: couponViewSchema,
   WebhookEndpoint: webhookEndpointViewSchema,
   WebhookDelivery: webhookDeliveryViewSchema,

@@ -11,6 +11,7 @@ import * as commissions from './commissions';
 import * as coupons from './coupons';
 import * as links from './links';
 import * as meta from './meta';
+import * as payoutExports from './payout-exports';
 import * as payouts from './payouts';
 import * as publicRoutes from './public';
 import * as referrals from './referrals';
@@ -21,6 +22,7 @@ export * from './operation';
 export { magicLinkSchema } from './affiliates';
 export { visitAnswerSchema } from './public';
 export { generatePayoutsBodySchema, type GeneratePayoutsBody } from './payouts';
+export { createPayoutExportBodySchema, type CreatePayoutExportBody } from './payout-exports';
 export { deletedSchema } from './common';
 export { ALL_EVENTS } from './webhooks';
 
@@ -56,6 +58,7 @@ export const OPERATIONS = {
   ...operationsOf(referrals),
   ...operationsOf(commissions),
   ...operationsOf(payouts),
+  ...operationsOf(payoutExports),
   ...operationsOf(webhooks),
   ...operationsOf(publicRoutes),
   ...operationsOf(meta),

@@ -36,6 +36,11 @@ export interface SuccessResponse {
   body?: z.ZodType;
   /** Defaults to `application/json`. */
   contentType?: string;
+  /**
+   * A file download: the service answers `FileReply` (`{filename, content}`) and the gateway
+   * sends `content` as `contentType`, as an attachment named `filename`.
+   */
+  file?: boolean;
 }
 
 interface OperationBase {

@@ -10,6 +10,8 @@ export interface Route {
   path: string;
   service: ServiceName;
   operation: string;
+  /** A file download: the reply body is a `FileReply`, sent as this content type. */
+  file?: { contentType: string };
 }
 
 export function apiRoutes(operations = proxiedOperations()): Route[] {
@@ -19,6 +21,9 @@ export function apiRoutes(operations = proxiedOperations()): Route[] {
       path: operation.http.path,
       service: operation.owner,
       operation: operation.name,
+      ...(operation.response.file
+        ? { file: { contentType: operation.response.contentType ?? 'application/octet-stream' } }
+        : {}),
     })),
   );
   // Literal segments first, so `/v1/payouts/generate` is never taken for `/v1/payouts/:id`:

@@ -1,5 +1,6 @@
 /** Forwards an authenticated REST call to its service over NATS and writes the reply. */
 import type { Request, Response } from 'express';
+import { fileReplySchema } from '@aff/contracts';
 import { parseExpand } from '@aff/api';
 import type { RpcClient } from '@aff/messaging';
 import type { Route } from './routes';
@@ -23,6 +24,16 @@ export function proxyTo(route: Route, rpc: RpcClient) {
       },
       res.locals.requestId as string,
     );
+    if (route.file && reply.status < 300) {
+      // A service that breaks its own contract is a bug: the error handler answers 500.
+      const file = fileReplySchema.parse(reply.body);
+      res
+        .status(reply.status)
+        .type(route.file.contentType)
+        .attachment(file.filename)
+        .send(file.content);
+      return;
+    }
     res.status(reply.status).json(reply.body);
   };
 }

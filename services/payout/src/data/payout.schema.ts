@@ -30,6 +30,9 @@ const schema = new Schema<PayoutDoc>(
     paid_by_id: { type: String, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
+    export_id: { type: String, default: null },
+    export_count: { type: Number, default: 0 },
+    export_changed_at: { type: Date, default: null },
     pending_events: { type: Schema.Types.Mixed, default: () => [] },
   },
   { versionKey: false },
@@ -37,6 +40,8 @@ const schema = new Schema<PayoutDoc>(
 schema.index({ merchant_id: 1, series_key: 1 }, { unique: true });
 schema.index({ merchant_id: 1, created_at: -1 });
 schema.index({ merchant_id: 1, affiliate_id: 1, currency: 1, series: -1 });
+schema.index({ merchant_id: 1, export_id: 1 });
+schema.index({ merchant_id: 1, currency: 1, state: 1 });
 
 export function payoutModel(connection: Connection): Model<PayoutDoc> {
   return connection.model<PayoutDoc>('Payout', schema, 'payouts');

@@ -17,6 +17,7 @@ import type {
   PaymentStepStore,
   PayoutStore,
 } from './ports';
+import type { PayoutHolds } from './exports/export-ports';
 import type { PayoutRecord } from './records';
 
 /**
@@ -38,6 +39,7 @@ export class GeneratePayouts {
     private readonly steps: PaymentStepStore,
     private readonly refresher: PayoutRefresher,
     private readonly presenter: PayoutPresenter,
+    private readonly holds: Pick<PayoutHolds, 'holdOf'>,
   ) {}
 
   /**
@@ -97,7 +99,7 @@ export class GeneratePayouts {
       touched.add(target._id);
       // Claim first, then look for a payment (which records after it exists): either the
       // payment saw our claims, or we see the payment and check its record in the next round.
-      if (await this.steps.isRequested(ctx.merchantId, target._id)) {
+      if (await this.isClosed(ctx.merchantId, target._id)) {
         wanted = claimed;
         continue;
       }
@@ -127,6 +129,15 @@ export class GeneratePayouts {
     return { kind: 'later' };
   }
 
+  /**
+   * Paid, or held by an open export (whose file was written with what it held): it takes no
+   * more commissions. One an export held that is canceled is due again, beside the newer one.
+   */
+  private async isClosed(merchantId: string, payoutId: string): Promise<boolean> {
+    if (await this.steps.isRequested(merchantId, payoutId)) return true;
+    return (await this.holds.holdOf(merchantId, payoutId)).export_id !== null;
+  }
+
   /** The newest payout of the series unless a payment started on it; else the next one. */
   private async openPayout(
     merchantId: string,
@@ -135,7 +146,7 @@ export class GeneratePayouts {
   ): Promise<PayoutRecord> {
     for (let attempt = 0; attempt < 5; attempt++) {
       const latest = await this.payouts.latestInSeries(merchantId, affiliateId, currency);
-      if (latest && !(await this.steps.isRequested(merchantId, latest._id))) return latest;
+      if (latest && !(await this.isClosed(merchantId, latest._id))) return latest;
       const series = (latest?.series ?? 0) + 1;
       const created = await this.payouts.createInSeries(merchantId, affiliateId, currency, series);
       if (created) return created;

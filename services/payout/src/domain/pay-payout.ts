@@ -13,6 +13,7 @@ import type { RecordPayment } from './record-payment';
 
 export const PAY_FAILED = 'Could not pay payout.';
 export const ALREADY_PAID = 'Payout has already been paid';
+export const IN_EXPORT = 'Payout is in an open payout export';
 
 export class PayPayout {
   constructor(
@@ -30,6 +31,8 @@ export class PayPayout {
     if (!payout) throw errors.notFound('Payout', id);
     // Processing already counts as paid (spec), so a second pay changes nothing.
     if (!isPayable(payout.state)) throw errors.invalid(PAY_FAILED, [ALREADY_PAID]);
+    // In an open export: it is being paid through the export's file (complete or cancel it).
+    if (payout.export_id) throw errors.invalid(PAY_FAILED, [IN_EXPORT]);
     const won = await this.steps.request(ctx.merchantId, id, new Date(), apiKeyId, ctx.events);
     if (!won) throw errors.invalid(PAY_FAILED, [ALREADY_PAID]);
     await this.recorder.record(ctx.merchantId, id);

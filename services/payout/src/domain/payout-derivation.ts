@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { CommissionState, PayoutState } from '@aff/contracts';
-import type { DerivedPayout } from './records';
+import type { DerivedPayout, PayoutHold } from './records';
 import { payoutAmount, stateForAmount } from './payout-rules';
 
 export interface PayoutFacts {
@@ -21,6 +21,8 @@ export interface PayoutFacts {
     completed?: { paid_by_id: string | null; created_at: Date };
   };
   minimumPayoutCents: number;
+  /** The export hold (domain/exports); none on a payout no export ever took. */
+  hold?: PayoutHold;
 }
 
 /** Commissions listed: what the payment recorded, else what was claimed for it. */
@@ -35,9 +37,11 @@ export function derivePayout(facts: PayoutFacts): DerivedPayout {
   const listed = new Set(ids);
   const members = facts.commissions.filter((c) => listed.has(c._id));
   const amount = recorded?.amount ?? payoutAmount(members);
+  const hold = facts.hold;
+  // An open export holds it: being paid through the export's file, so `processing`.
   const state: PayoutState = completed
     ? 'paid'
-    : requested
+    : requested || hold?.export_id
       ? 'processing'
       : stateForAmount(amount, facts.minimumPayoutCents);
   const claimTimes = facts.claims
@@ -51,10 +55,15 @@ export function derivePayout(facts: PayoutFacts): DerivedPayout {
     ...(requested ? [] : members.map((c) => c.updated_at)),
     requested?.paid_at ?? null,
     completed?.created_at ?? null,
+    requested ? null : (hold?.export_changed_at ?? null),
   ]);
   const paidAt = requested?.paid_at ? new Date(requested.paid_at) : null;
   const paidById = completed?.paid_by_id ?? null;
+  // Taken and released by an export, a payout is due again with a new fingerprint, so its
+  // return is announced (events are keyed by fingerprint). Never taken: the old formula.
+  const exported = hold && hold.export_count > 0 ? [hold.export_id, hold.export_count] : [];
   const fingerprint = hash([
+    ...exported,
     state,
     amount,
     paidAt?.toISOString() ?? null,

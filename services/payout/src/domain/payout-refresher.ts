@@ -25,6 +25,7 @@ import type {
   PaymentStepStore,
   PayoutStore,
 } from './ports';
+import type { PayoutHolds } from './exports/export-ports';
 import type { CommissionRecord, DerivedPayout, PayoutRecord } from './records';
 
 const MAX_ROUNDS = 10;
@@ -38,6 +39,7 @@ export class PayoutRefresher {
     private readonly affiliates: AffiliateSnapshots,
     private readonly campaigns: CampaignSnapshots,
     private readonly presenter: PayoutPresenter,
+    private readonly holds: Pick<PayoutHolds, 'holdOf'>,
   ) {}
 
   /** The payout as its facts have it now. */
@@ -76,9 +78,10 @@ export class PayoutRefresher {
   }
 
   private async loadFacts(payout: PayoutRecord) {
-    const [claims, payment] = await Promise.all([
+    const [claims, payment, hold] = await Promise.all([
       this.claims.forPayout(payout.merchant_id, payout._id),
       this.steps.stepsOf(payout.merchant_id, payout._id),
+      this.holds.holdOf(payout.merchant_id, payout._id),
     ]);
     const ids = listedIds({ claims, payment });
     const commissions = await this.commissions.findByIds(payout.merchant_id, ids);
@@ -87,6 +90,7 @@ export class PayoutRefresher {
       claims,
       commissions,
       payment,
+      hold,
       minimumPayoutCents: payment.requested ? 0 : await this.minimumFor(payout, commissions),
     };
     return { facts, commissions };

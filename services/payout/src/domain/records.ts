@@ -32,7 +32,22 @@ export interface PayoutRecord {
   paid_by_id: string | null;
   created_at: Date;
   updated_at: Date;
+  /**
+   * The open export that holds the payout (domain/exports): set and cleared only by guarded
+   * conditional updates (`export_id: null` to take it), so two exports never share a payout.
+   * Absent on payouts made before exports existed, which reads as null / 0.
+   */
+  export_id?: string | null;
+  /** How many times an export took the payout (a part of its fingerprint once non-zero). */
+  export_count?: number;
+  /** When an export last took or released it. */
+  export_changed_at?: Date | null;
 }
+
+/** The export hold of a payout, as the derivation reads it. */
+export type PayoutHold = Required<
+  Pick<PayoutRecord, 'export_id' | 'export_count' | 'export_changed_at'>
+>;
 
 /** What a refresh derives and writes. */
 export type DerivedPayout = Pick<

@@ -12,7 +12,12 @@ export interface PayoutUseCases {
   generate: GeneratePayouts;
 }
 
-export function payoutRpc({ queries, pay, generate }: PayoutUseCases): RpcHandlers<'payout'> {
+type PayoutHandlers = Pick<
+  RpcHandlers<'payout'>,
+  'listPayouts' | 'getPayout' | 'payPayout' | 'generatePayouts'
+>;
+
+export function payoutRpc({ queries, pay, generate }: PayoutUseCases): PayoutHandlers {
   return {
     listPayouts: async (req, rpc) => {
       const { affiliate_id, state, expand } = req.query;

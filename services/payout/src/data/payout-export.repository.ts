@@ -1,0 +1,80 @@
+/** Payout exports over MongoDB; a phase change and its events are one document write. */
+import type { FilterQuery, Model } from 'mongoose';
+import type { EventEnvelope } from '@aff/contracts';
+import type { EventContext } from '@aff/messaging';
+import { TenantRepository } from '@aff/mongo';
+import {
+  SHOWN_PHASES,
+  type ExportPhase,
+  type ExportStore,
+  type PayoutExportRecord,
+} from '../domain/exports/export-ports';
+import type { Page } from '../domain/ports';
+import type { EventRelay } from './payout.repository';
+import type { PayoutExportDoc } from './payout-export.schema';
+
+const SHOWN = { phase: { $in: [...SHOWN_PHASES] } };
+
+export class PayoutExportRepository implements ExportStore {
+  private readonly tenant: TenantRepository<PayoutExportDoc>;
+
+  constructor(
+    private readonly model: Model<PayoutExportDoc>,
+    private readonly relay: EventRelay,
+  ) {
+    this.tenant = new TenantRepository(model);
+  }
+
+  async insert(record: PayoutExportRecord): Promise<void> {
+    await this.model.create({ ...record, pending_events: [] });
+  }
+
+  async findShown(merchantId: string, id: string): Promise<PayoutExportRecord | null> {
+    return this.tenant.findOne(merchantId, { _id: id, ...SHOWN });
+  }
+
+  async findAny(merchantId: string, id: string): Promise<PayoutExportRecord | null> {
+    return this.tenant.findById(merchantId, id);
+  }
+
+  async page(merchantId: string, skip: number, limit: number): Promise<Page<PayoutExportRecord>> {
+    return this.tenant.page(merchantId, SHOWN, skip, limit);
+  }
+
+  async advance(
+    merchantId: string,
+    id: string,
+    from: ExportPhase,
+    fields: Partial<PayoutExportRecord>,
+    events: EventEnvelope[] = [],
+    context: EventContext = {},
+    olderThan?: Date,
+  ): Promise<PayoutExportRecord | null> {
+    const condition: FilterQuery<PayoutExportDoc> = { phase: from };
+    if (olderThan) condition.updated_at = { $lte: olderThan };
+    const result = await this.tenant.updateIf(
+      merchantId,
+      id,
+      condition,
+      { $set: { updated_at: new Date(), ...fields } },
+      events,
+      context,
+    );
+    if (!result) return null;
+    this.relay.relay(result.pending);
+    return result.record;
+  }
+
+  async stale(
+    phases: ExportPhase[],
+    olderThan: Date,
+    limit: number,
+  ): Promise<PayoutExportRecord[]> {
+    return this.model
+      .find({ phase: { $in: phases }, updated_at: { $lte: olderThan } })
+      .sort({ updated_at: 1 })
+      .limit(limit)
+      .lean<PayoutExportDoc[]>()
+      .exec();
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * The export holds on payouts (see `PayoutRecord.export_id`): each taken and released by one
+ * guarded conditional update on the payout document, which MongoDB applies atomically per
+ * document, so of two exports racing for a payout exactly one matches.
+ */
+import type { FilterQuery, Model } from 'mongoose';
+import type { PayoutHolds } from '../domain/exports/export-ports';
+import type { PayoutHold, PayoutRecord } from '../domain/records';
+import type { PayoutDoc } from './payout.schema';
+
+const VISIBLE = { commission_count: { $gt: 0 } };
+
+export class PayoutHoldRepository implements PayoutHolds {
+  constructor(private readonly model: Model<PayoutDoc>) {}
+
+  /** Visible `due` payouts of a currency that no export holds, oldest first. */
+  async dueUnheld(merchantId: string, currency: string, limit: number): Promise<PayoutRecord[]> {
+    return this.model
+      .find({ merchant_id: merchantId, currency, state: 'due', export_id: null, ...VISIBLE })
+      .sort({ created_at: 1, _id: 1 })
+      .limit(limit)
+      .lean<PayoutDoc[]>()
+      .exec();
+  }
+
+  async findVisibleByIds(merchantId: string, ids: string[]): Promise<PayoutRecord[]> {
+    if (ids.length === 0) return [];
+    return this.model
+      .find({ merchant_id: merchantId, _id: { $in: ids }, ...VISIBLE })
+      .lean<PayoutDoc[]>()
+      .exec();
+  }
+
+  /** Takes a due, unheld payout for the export, `processing` in the same write; false if lost. */
+  async take(
+    merchantId: string,
+    payoutId: string,
+    currency: string,
+    exportId: string,
+  ): Promise<boolean> {
+    const filter: FilterQuery<PayoutDoc> = {
+      _id: payoutId,
+      merchant_id: merchantId,
+      currency,
+      state: 'due',
+      export_id: null,
+      ...VISIBLE,
+    };
+    const result = await this.model
+      .updateOne(filter, {
+        $set: { export_id: exportId, state: 'processing', export_changed_at: new Date() },
+        $inc: { export_count: 1 },
+      })
+      .exec();
+    return result.modifiedCount === 1;
+  }
+
+  /** Releases the payout if this export holds it (a repeat changes nothing). */
+  async release(merchantId: string, payoutId: string, exportId: string): Promise<boolean> {
+    const result = await this.model
+      .updateOne(
+        { _id: payoutId, merchant_id: merchantId, export_id: exportId },
+        { $set: { export_id: null, export_changed_at: new Date() } },
+      )
+      .exec();
+    return result.modifiedCount === 1;
+  }
+
+  /** Ids of the payouts an export holds. */
+  async heldBy(merchantId: string, exportId: string): Promise<string[]> {
+    const found = await this.model
+      .find({ merchant_id: merchantId, export_id: exportId }, { _id: 1 })
+      .lean<{ _id: string }[]>()
+      .exec();
+    return found.map((doc) => doc._id).sort();
+  }
+
+  async holdOf(merchantId: string, payoutId: string): Promise<PayoutHold> {
+    const doc = await this.model
+      .findOne(
+        { _id: payoutId, merchant_id: merchantId },
+        { export_id: 1, export_count: 1, export_changed_at: 1 },
+      )
+      .lean<Partial<PayoutHold>>()
+      .exec();
+    return {
+      export_id: doc?.export_id ?? null,
+      export_count: doc?.export_count ?? 0,
+      export_changed_at: doc?.export_changed_at ?? null,
+    };
+  }
+}
