@@ -179,6 +179,34 @@ describe('payout exports', () => {
     expect(list.body.pagination).toMatchObject({ current_page: 1, limit: 2, count: 2 });
   });
 
+  it('keeps a held payout as exported: new commissions go to a new payout of the series', async () => {
+    const zoe = await setWallets(merchant.merchant_id, await affiliate(client, 'Zoe'), {
+      a: { email: wallet('zoe'), confirmed: true },
+    });
+    const held = await duePayout(client, merchant.merchant_id, zoe, 300, 'CHF');
+    const created = await client.post('/v1/payout_exports', {
+      format: 'paypal_payouts',
+      currency: 'CHF',
+    });
+    expect(created.body.payout_ids).toEqual([held.id]);
+    // A commission due after the file was written is not slipped into the held payout.
+    const next = await duePayout(client, merchant.merchant_id, zoe, 50, 'CHF');
+    expect(next.id).not.toBe(held.id);
+    expect(next.amount).toBe(50);
+    expect((await client.get(`/v1/payouts/${held.id}`)).body).toMatchObject({
+      state: 'processing',
+      amount: 300,
+    });
+    const completed = await client.post(`/v1/payout_exports/${created.body.id}/complete`, {});
+    expect(completed.status).toBe(200);
+    const paid = await eventually(async () => {
+      const res = await client.get(`/v1/payouts/${held.id}`);
+      return res.body.state === 'paid' ? res.body : undefined;
+    });
+    expect(paid.amount).toBe(300);
+    expect((await client.get(`/v1/payouts/${next.id}`)).body.state).toBe('due');
+  });
+
   it('gives each payout to one of two racing exports, never to both', async () => {
     const payoutIds: string[] = [];
     for (let i = 0; i < 6; i++) {

@@ -129,3 +129,30 @@ describe('plannedEvents', () => {
     expect(plannedEvents(hidden, derivePayout({ ...open, claims: [] }), {})).toEqual([]);
   });
 });
+
+describe('an export hold', () => {
+  const held = { export_id: 'e1', export_count: 1, export_changed_at: t(10) };
+  const released = { export_id: null, export_count: 1, export_changed_at: t(11) };
+
+  it('makes a due payout processing, and changes nothing for a payout never exported', () => {
+    expect(derivePayout({ ...open, hold: held })).toMatchObject({
+      state: 'processing',
+      updated_at: t(10),
+    });
+    const never = { export_id: null, export_count: 0, export_changed_at: null };
+    expect(derivePayout({ ...open, hold: never })).toEqual(derivePayout(open));
+  });
+
+  it('announces the payout due again once its export released it', () => {
+    const before = derivePayout(open);
+    const whileHeld = derivePayout({ ...open, hold: held });
+    const after = derivePayout({ ...open, hold: released });
+    expect(after.state).toBe('due');
+    // A new fingerprint: the events keyed by it are new, not copies of the first `due`.
+    expect(after.fingerprint).not.toBe(before.fingerprint);
+    expect(plannedEvents(whileHeld, after, {}).map((e) => e.type)).toEqual([
+      'payout.updated',
+      'payout.due',
+    ]);
+  });
+});
