@@ -48,7 +48,9 @@ it('takes a visit all the way to a paid payout', async () => {
       name: 'Buy Er',
     },
   });
-  expect(lead.body.referral.conversion_state).toBe('lead');
+  expect(lead.status).toBe(200);
+  expect(lead.body.referral.id).toBe(referralId);
+  expect((await client.referrals.get({ id: referralId })).conversion_state).toBe('lead');
 
   // 3. The processor reports the customer (with the referral id the site passed along), 4. a charge.
   const customerId = `cus_journey_${Date.now()}`;

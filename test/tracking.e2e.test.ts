@@ -100,13 +100,21 @@ describe('leads and processor customers', () => {
       json: { key: merchant.public_key, referral: referralId, email },
     });
     expect(lead.status).toBe(200);
-    expect(lead.body.referral).toMatchObject({ id: referralId, conversion_state: 'lead' });
-    const leadAt = lead.body.referral.became_lead_at;
+    // Answered like a visit: the referral and the affiliate's id and first name, nothing more.
+    expect(lead.body).toEqual({
+      referral: { id: referralId, expires_at: expect.stringMatching(/^\d{4}-/) },
+      affiliate: { id: affiliate.id, first_name: affiliate.first_name },
+    });
+    const read = async () =>
+      (await api(merchant.api_secret).get(`/v1/referrals/${referralId}`)).body;
+    expect(await read()).toMatchObject({ conversion_state: 'lead' });
+    const leadAt = (await read()).became_lead_at;
     expect(leadAt).toMatch(/^\d{4}-/);
     const again = await request('POST', '/t/v1/leads', {
       json: { key: merchant.public_key, referral: referralId, email },
     });
-    expect(again.body.referral.became_lead_at).toBe(leadAt);
+    expect(again.status).toBe(200);
+    expect((await read()).became_lead_at).toBe(leadAt);
 
     const customerId = `cus_${referralId.slice(0, 8)}`;
     const hook = await sendProcessorEvent(merchant, 'customer.created', {

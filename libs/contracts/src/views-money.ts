@@ -246,6 +246,12 @@ export interface VisitAnswer {
   affiliate: { id: string; first_name: string };
 }
 
+/** Answer of the public lead intake: like a visit's, the referral always present. */
+export interface LeadAnswer {
+  referral: { id: string; expires_at: string };
+  affiliate: { id: string; first_name: string };
+}
+
 /** Internal: a verified processor event (gateway → tracking). */
 export interface ProcessorReceived {
   event: ProcessorEvent;

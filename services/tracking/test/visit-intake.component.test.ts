@@ -6,7 +6,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
-import { STREAMS, VISIT_INTAKE, type ProcessorEvent, type ReferralView } from '@aff/contracts';
+import {
+  STREAMS,
+  VISIT_INTAKE,
+  type LeadAnswer,
+  type ProcessorEvent,
+  type ReferralView,
+} from '@aff/contracts';
 import { RpcClient } from '@aff/messaging';
 import { connectMongo } from '@aff/mongo';
 import { trackingService } from '../src/service';
@@ -82,10 +88,9 @@ it('finds a referral still in the intake queue for a lead, a repeat visit, a rea
     body: { referral: forLead, email: 'queued@example.com' },
   });
   expect(lead.status).toBe(200);
-  expect((lead.body as { referral: ReferralView }).referral).toMatchObject({
-    id: forLead,
-    conversion_state: 'lead',
-  });
+  expect((lead.body as LeadAnswer).referral.id).toBe(forLead);
+  const asLead = await call('getReferral', m.merchantId, { id: forLead });
+  expect(asLead.body).toMatchObject({ id: forLead, conversion_state: 'lead' });
 
   expect(await visit(m.merchantId, m.link.token, forRepeat)).toBe(forRepeat);
 

@@ -20,7 +20,7 @@ import type { InternalOperation, Operation } from './operation';
 
 export * from './operation';
 export { magicLinkSchema } from './affiliates';
-export { visitAnswerSchema } from './public';
+export { leadAnswerSchema, visitAnswerSchema } from './public';
 export { generatePayoutsBodySchema, type GeneratePayoutsBody } from './payouts';
 export { createPayoutExportBodySchema, type CreatePayoutExportBody } from './payout-exports';
 export { deletedSchema } from './common';

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { leadBodySchema, visitBodySchema } from '../schemas/tracking';
-import { processorEventSchema, referralViewSchema } from '../views-money';
+import { processorEventSchema } from '../views-money';
 import { defineOperation } from './operation';
 
 const tag = 'Public tracking';
@@ -21,12 +21,29 @@ export const trackerScript = defineOperation({
   errors: [],
 });
 
-export const visitAnswerSchema = z.object({
-  referral: z
-    .object({ id: z.string(), expires_at: z.string().describe('ISO 8601 timestamp') })
+/**
+ * What a public answer may say of a referral and its affiliate: nothing else (no e-mail, wallet,
+ * last name, campaign terms or counters), since anyone with the page's public key asks.
+ * Strict, so the OpenAPI document says `additionalProperties: false` and a conformance check
+ * fails on any extra field.
+ */
+const publicReferral = z
+  .strictObject({ id: z.string(), expires_at: z.string().describe('ISO 8601 timestamp') })
+  .describe('The referral to keep in a cookie');
+const publicAffiliate = z
+  .strictObject({ id: z.string(), first_name: z.string() })
+  .describe('Only the id and first name, for "referred by <first name>" on the page');
+
+export const visitAnswerSchema = z.strictObject({
+  referral: publicReferral
     .nullable()
     .describe('Null when the affiliate cannot earn (disabled or suspicious)'),
-  affiliate: z.object({ id: z.string(), first_name: z.string() }),
+  affiliate: publicAffiliate,
+});
+
+export const leadAnswerSchema = z.strictObject({
+  referral: publicReferral,
+  affiliate: publicAffiliate,
 });
 
 export const recordVisit = defineOperation({
@@ -57,8 +74,8 @@ export const recordLead = defineOperation({
   body: leadBodySchema.extend({ key }),
   response: {
     status: 200,
-    description: 'The referral, now a lead',
-    body: z.object({ referral: referralViewSchema }),
+    description: 'The referral (now a lead) and its affiliate, as a visit answers them',
+    body: leadAnswerSchema,
   },
   errors: [400, 404, 422],
 });

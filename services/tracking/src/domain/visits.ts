@@ -1,5 +1,5 @@
 /** Public intake: a visit through an affiliate link, and a visitor who becomes a lead. */
-import type { LeadBody, ReferralView, VisitAnswer, VisitBody } from '@aff/contracts';
+import type { LeadAnswer, LeadBody, ReferralView, VisitAnswer, VisitBody } from '@aff/contracts';
 import { AppError, errors } from '@aff/api';
 import type { Catalog } from './catalog';
 import { newReferral } from './new-referral';
@@ -62,15 +62,32 @@ export class VisitUseCases {
   /**
    * Idempotent: a referral that already is a lead (or converted) stays as it is. The step to
    * lead is conditional, so a lead racing the processor's customer event is counted once.
+   * Answered like a visit: anyone with the public key and a referral id calls this, so the
+   * answer carries nothing of the affiliate but its id and first name (DESIGN.md section 3).
    */
-  async recordLead(ctx: CallContext, input: LeadBody): Promise<ReferralView> {
+  async recordLead(ctx: CallContext, input: LeadBody): Promise<LeadAnswer> {
     const { referral: referralId, email } = input;
     for (;;) {
       const current = await this.referrals.findById(ctx.merchantId, referralId);
       if (!current) throw errors.notFound('Referral', referralId);
       const view = await this.leadStep(ctx, current, email);
-      if (view) return view;
+      if (view) return this.publicAnswer(ctx, current, view);
     }
+  }
+
+  private async publicAnswer(
+    ctx: CallContext,
+    record: ReferralRecord,
+    view: ReferralView,
+  ): Promise<LeadAnswer> {
+    const firstName =
+      view.affiliate?.first_name ??
+      (await this.catalog.byAffiliate(ctx.merchantId, record.affiliate_id))?.affiliate.first_name ??
+      '';
+    return {
+      referral: { id: view.id, expires_at: view.expires_at },
+      affiliate: { id: record.affiliate_id, first_name: firstName },
+    };
   }
 
   /** Null when another writer made the step first; the caller reads again. */

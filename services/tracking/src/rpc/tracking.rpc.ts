@@ -22,7 +22,7 @@ export function trackingRpc(deps: {
     recordVisit: async (req, rpc) =>
       ok(await deps.visits.recordVisit(ctx(req.merchant_id, rpc.requestId), req.body)),
     recordLead: async (req, rpc) =>
-      ok({ referral: await deps.visits.recordLead(ctx(req.merchant_id, rpc.requestId), req.body) }),
+      ok(await deps.visits.recordLead(ctx(req.merchant_id, rpc.requestId), req.body)),
     listReferrals: async (req) => ok(await deps.queries.list(req.merchant_id, req.query)),
     reviewReferral: async (req, rpc) =>
       ok(
