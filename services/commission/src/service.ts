@@ -11,6 +11,8 @@ import { CommissionRepository } from './data/commission.repository';
 import { commissionModel } from './data/commission.schema';
 import { SaleRepository } from './data/sale.repository';
 import { saleModel } from './data/sale.schema';
+import { ReviewDecisionRepository, reviewDecisionModel } from './data/review-decision.repository';
+import { HeldCommissions } from './domain/held-commissions';
 import { ChargeUseCases } from './domain/charges';
 import { CommissionChanges } from './domain/commission-changes';
 import { CommissionQueries } from './domain/queries';
@@ -20,6 +22,7 @@ import { commissionRpc } from './rpc/commission.rpc';
 export const commissionModels = (mongo: Connection) => ({
   sale: saleModel(mongo),
   commission: commissionModel(mongo),
+  reviewDecision: reviewDecisionModel(mongo),
 });
 type CommissionModels = ReturnType<typeof commissionModels>;
 
@@ -33,8 +36,13 @@ export function buildCommission(deps: ServiceDeps<CommissionConfig, CommissionMo
     onCountFailed: (err) => log.warn({ err }, 'commissions written but not counted'),
   });
   const newest = new NewestList(models.commission, counts, { created: 'commission.created' });
-  const charges = new ChargeUseCases(sales, commissions, newest);
   const settlement = new SettlementUseCases(commissions, sales);
+  const held = new HeldCommissions(
+    commissions,
+    new ReviewDecisionRepository(models.reviewDecision),
+    settlement,
+  );
+  const charges = new ChargeUseCases(sales, commissions, newest, held);
   return {
     charges,
     settlement,
@@ -44,7 +52,7 @@ export function buildCommission(deps: ServiceDeps<CommissionConfig, CommissionMo
         startConsumer(nc, {
           stream: STREAMS.tracking.name,
           durable: 'commission-charges',
-          ...chargesConsumer(charges),
+          ...chargesConsumer(charges, held),
           // Refunds waiting for their sale stay unacknowledged meanwhile; they must not hold
           // every slot of the durable and stall the charges they wait for.
           maxAckPending: 1000,

@@ -83,6 +83,7 @@ export class CommissionRepository implements CommissionStore {
     if (condition.version) filter.updated_at = condition.version;
     filter.state = { $in: condition.states };
     if (condition.amountAbove !== undefined) filter.amount = { $gt: condition.amountAbove };
+    if (condition.held !== undefined) filter.held = condition.held ? true : { $ne: true };
     const result = await this.tenant.updateIf(
       merchantId,
       id,
@@ -98,9 +99,13 @@ export class CommissionRepository implements CommissionStore {
 
   pendingDueBy(now: Date, limit: number): Promise<CommissionRecord[]> {
     return this.model
-      .find({ state: 'pending', due_at: { $lte: now } })
+      .find({ state: 'pending', due_at: { $lte: now }, held: { $ne: true } })
       .limit(limit)
       .lean<CommissionDoc[]>()
       .exec();
+  }
+
+  heldOf(merchantId: string, referralId: string): Promise<CommissionRecord[]> {
+    return this.tenant.findMany(merchantId, { referral_id: referralId, held: true });
   }
 }

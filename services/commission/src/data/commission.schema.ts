@@ -23,6 +23,7 @@ const schema = new Schema<CommissionDoc>(
     paid_at: { type: Date, default: null },
     voided_at: { type: Date, default: null },
     payout_id: { type: String, default: null },
+    held: { type: Boolean, default: false },
     created_at: Date,
     updated_at: Date,
     pending_events: { type: Schema.Types.Mixed, default: () => [] },

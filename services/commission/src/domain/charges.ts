@@ -21,6 +21,7 @@ import {
   type NewestCommissions,
   type SaleStore,
 } from './ports';
+import type { HeldCommissions } from './held-commissions';
 import type { CommissionRecord, SaleRecord } from './records';
 
 const UNPAID: CommissionState[] = ['pending', 'due'];
@@ -40,6 +41,8 @@ export class ChargeUseCases {
     private readonly commissions: CommissionStore,
     /** Lists a new commission at once on this replica (others hear of it by its event). */
     private readonly newest: Pick<NewestCommissions, 'add'>,
+    /** Settles a commission created held whose referral was reviewed meanwhile. */
+    private readonly held: Pick<HeldCommissions, 'afterCreated'>,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -94,6 +97,8 @@ export class ChargeUseCases {
     if (terms.amount <= 0) return;
     const now = this.now();
     const due = dueAt(sale.charged_at, campaign.days_until_commissions_are_due);
+    // The referral awaits the merchant's review (its fraud policy said hold).
+    const held = referral.review_state === 'open';
     const record: CommissionRecord = {
       _id: randomUUID(),
       merchant_id: ctx.merchantId,
@@ -104,11 +109,13 @@ export class ChargeUseCases {
       base_amount: terms.amount,
       amount: terms.amount,
       currency: terms.currency,
-      state: campaign.days_until_commissions_are_due === 0 || due <= now ? 'due' : 'pending',
+      state:
+        !held && (campaign.days_until_commissions_are_due === 0 || due <= now) ? 'due' : 'pending',
       due_at: due,
       paid_at: null,
       voided_at: null,
       payout_id: null,
+      held,
       created_at: now,
       updated_at: now,
     };
@@ -119,6 +126,7 @@ export class ChargeUseCases {
     try {
       await this.commissions.insert(record, [event], ctx.events);
       this.newest.add(ctx.merchantId, record._id, record.created_at);
+      await this.held.afterCreated(ctx, record);
     } catch (error) {
       if (!(error instanceof DuplicateError)) throw error;
       // A concurrent run created it: the sale's one commission must now be there. Anything else

@@ -15,6 +15,7 @@ const UPDATE_FAILED = OPERATIONS.updateCommission.invalid;
 const DELETE_FAILED = 'Could not delete commission.';
 const ALREADY_PAID = 'Commission has already been paid';
 const VOIDED = 'Commission has been voided';
+const HELD = 'Commission is held for a review of its referral';
 /** Concurrent writers (a payout, a refund, the scheduler): decide again on the newer version. */
 const ATTEMPTS = 5;
 
@@ -40,13 +41,19 @@ export class CommissionChanges {
     let commission = await this.find(ctx, id);
     const { due_at: dueAt, paid_at: paidAt } = input;
     if (dueAt === undefined && paidAt === undefined) return this.present(ctx, commission);
+    // Refused before anything changes, so a body with both fields is not half applied.
+    if (paidAt !== undefined && commission.held) throw errors.invalid(UPDATE_FAILED, [HELD]);
     if (dueAt !== undefined)
       commission = await this.retry(ctx, commission, unchangeable(UPDATE_FAILED), (c) =>
         this.settlement.reschedule(ctx, c, dueAt),
       );
     if (paidAt !== undefined)
-      commission = await this.retry(ctx, commission, unchangeable(UPDATE_FAILED), (c) =>
-        this.settlement.markPaid(ctx, c, paidAt, null),
+      commission = await this.retry(
+        ctx,
+        commission,
+        (c) =>
+          unchangeable(UPDATE_FAILED)(c) ?? (c.held ? errors.invalid(UPDATE_FAILED, [HELD]) : null),
+        (c) => this.settlement.markPaid(ctx, c, paidAt, null),
       );
     return this.present(ctx, commission);
   }

@@ -49,6 +49,8 @@ export interface CommissionCondition {
   amountAbove?: number;
   /** It is still this version (its `updated_at`). */
   version?: Date;
+  /** Whether it is held for a review (absent: either). */
+  held?: boolean;
 }
 
 export interface CommissionFilters {
@@ -82,8 +84,17 @@ export interface CommissionStore {
     events: EventEnvelope[],
     context: EventContext,
   ): Promise<CommissionRecord | null>;
-  /** Pending commissions of any merchant whose `due_at` is at or before `now`. */
+  /** Pending commissions of any merchant whose `due_at` is at or before `now`, none held. */
   pendingDueBy(now: Date, limit: number): Promise<CommissionRecord[]>;
+  /** The held commissions of a referral. */
+  heldOf(merchantId: string, referralId: string): Promise<CommissionRecord[]>;
+}
+
+/** The merchants' decisions on referrals held for review (from `referral.reviewed`). */
+export interface ReviewDecisions {
+  /** Idempotent: a decision is recorded once and never changes. */
+  record(merchantId: string, referralId: string, decision: 'approved' | 'rejected'): Promise<void>;
+  find(merchantId: string, referralId: string): Promise<'approved' | 'rejected' | null>;
 }
 
 /** A merchant's commissions newest first, with their total (the unfiltered list). */

@@ -50,6 +50,12 @@ export interface CommissionRecord {
   paid_at: Date | null;
   voided_at: Date | null;
   payout_id: string | null;
+  /**
+   * Held for a review of its referral (the campaign's fraud policy said hold): it stays
+   * pending, and neither the due scheduler nor a payout nor `paid_at` touches it until the
+   * review releases (approve) or voids (reject) it. Absent on older records: not held.
+   */
+  held?: boolean;
   created_at: Date;
   updated_at: Date;
 }

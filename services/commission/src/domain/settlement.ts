@@ -30,6 +30,7 @@ export class SettlementUseCases {
         'commission.updated',
         // Per version: a commission rescheduled into the future can become due a second time.
         `${commission._id}:due:${new Date(commission.updated_at).toISOString()}`,
+        { held: false },
       );
     }
     return ready.length;
@@ -69,6 +70,29 @@ export class SettlementUseCases {
       },
       'commission.paid',
       `${commission._id}:paid`,
+      // A held commission waits for its review, whoever tries to pay it.
+      { held: false },
+    );
+  }
+
+  /**
+   * A review approved the commission's referral: it is no longer held, and due at once when
+   * its `due_at` has passed. Null when it was not (or no longer) held.
+   */
+  async release(ctx: CallContext, commission: CommissionRecord): Promise<CommissionRecord | null> {
+    const now = this.now();
+    return this.transition(
+      ctx,
+      commission,
+      ['pending'],
+      {
+        held: false,
+        state: new Date(commission.due_at) <= now ? 'due' : 'pending',
+        updated_at: nextVersionAt(now, commission.updated_at),
+      },
+      'commission.updated',
+      `${commission._id}:released`,
+      { held: true },
     );
   }
 
@@ -103,10 +127,15 @@ export class SettlementUseCases {
       ctx,
       commission,
       UNPAID,
-      { due_at: dueAt, state: dueAt <= now ? 'due' : 'pending', updated_at: updatedAt },
+      {
+        due_at: dueAt,
+        // A held commission stays pending whatever its date; its review decides.
+        state: dueAt <= now && !commission.held ? 'due' : 'pending',
+        updated_at: updatedAt,
+      },
       'commission.updated',
       `${commission._id}:due_at:${updatedAt.toISOString()}`,
-      commission.updated_at,
+      { version: commission.updated_at },
     );
   }
 
@@ -117,8 +146,8 @@ export class SettlementUseCases {
     set: Partial<CommissionRecord>,
     type: 'commission.updated' | 'commission.paid' | 'commission.voided',
     seed: string,
-    /** Only while the commission is still this version. */
-    version?: Date,
+    /** Only while the commission is still this version, or (not) held. */
+    only: { version?: Date; held?: boolean } = {},
   ): Promise<CommissionRecord | null> {
     const sale = await this.sales.findById(ctx.merchantId, commission.sale_id);
     if (!sale) return null;
@@ -129,7 +158,7 @@ export class SettlementUseCases {
     return this.commissions.change(
       ctx.merchantId,
       commission._id,
-      { states: from, ...(version ? { version } : {}) },
+      { states: from, ...only },
       set,
       [event],
       ctx.events,

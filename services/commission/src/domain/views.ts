@@ -38,6 +38,7 @@ export function toCommissionView(
     due_at: isoRequired(commission.due_at),
     paid_at: iso(commission.paid_at),
     voided_at: iso(commission.voided_at),
+    held: commission.held ?? false,
     ...(expand.campaign ? { campaign: commission.campaign } : {}),
     ...(expand.sale ? { sale: toSaleView(expand.sale) } : {}),
   };

@@ -34,6 +34,8 @@ export class CommissionRepository implements CommissionCopies {
       merchant_id: merchantId,
       state: 'due',
       listed: false,
+      // A held commission never becomes due; this keeps a payout from taking one regardless.
+      held: { $ne: true },
     };
     if (filters.affiliate_id) query.affiliate_id = filters.affiliate_id;
     if (filters.currency) query.currency = filters.currency;
@@ -49,7 +51,7 @@ export class CommissionRepository implements CommissionCopies {
   async merchantsWithUnbundledDue(): Promise<string[]> {
     const groups = await this.model
       .aggregate<{ _id: string }>([
-        { $match: { state: 'due', listed: false } },
+        { $match: { state: 'due', listed: false, held: { $ne: true } } },
         { $group: { _id: '$merchant_id' } },
       ])
       .exec();

@@ -15,6 +15,7 @@ const schema = new Schema<CommissionRecord>(
     due_at: { type: Date, required: true },
     paid_at: { type: Date, default: null },
     voided_at: { type: Date, default: null },
+    held: { type: Boolean, default: false },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     listed: { type: Boolean, default: false },

@@ -35,6 +35,7 @@ const commissionEventSchema = z.object({
   created_at: timestamp,
   updated_at: timestamp,
   campaign: z.unknown().optional(),
+  held: z.boolean().optional(),
   sale: z.object({
     processor_account_id: z.string().nullable().optional(),
     affiliate: z.looseObject({ id: z.string().min(1) }),
@@ -77,6 +78,7 @@ export class ReadModels {
       due_at: date(data.due_at),
       paid_at: dateOrNull(data.paid_at),
       voided_at: dateOrNull(data.voided_at),
+      held: data.held ?? false,
       created_at: date(data.created_at),
       updated_at: date(data.updated_at),
     });

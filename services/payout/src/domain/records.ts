@@ -90,6 +90,8 @@ export interface CommissionRecord {
   due_at: Date;
   paid_at: Date | null;
   voided_at: Date | null;
+  /** Held for a review of its referral: never bundled (the commission service keeps it pending too). */
+  held?: boolean;
   created_at: Date;
   /** The commission's own `updated_at`: an event older than the stored one is ignored. */
   updated_at: Date;
