@@ -16,9 +16,11 @@ import * as payouts from './payouts';
 import * as publicRoutes from './public';
 import * as referrals from './referrals';
 import * as webhooks from './webhooks';
+import { keyedByName } from './keyed-by-name';
 import type { InternalOperation, Operation } from './operation';
 
 export * from './operation';
+export { keyedByName, type NamedByKey } from './keyed-by-name';
 export { magicLinkSchema } from './affiliates';
 export { leadAnswerSchema, visitAnswerSchema } from './public';
 export { generatePayoutsBodySchema, type GeneratePayoutsBody } from './payouts';
@@ -49,8 +51,11 @@ function isOperation(value: unknown): value is Operation {
   );
 }
 
-/** Order here is the order of the gateway's routes and of the reference. */
-export const OPERATIONS = {
+/**
+ * Order here is the order of the gateway's routes and of the reference. Every operation's
+ * `name` is its export key, or this does not compile (`keyedByName`).
+ */
+export const OPERATIONS = keyedByName({
   ...operationsOf(affiliates),
   ...operationsOf(campaigns),
   ...operationsOf(links),
@@ -62,7 +67,7 @@ export const OPERATIONS = {
   ...operationsOf(webhooks),
   ...operationsOf(publicRoutes),
   ...operationsOf(meta),
-};
+});
 
 export type OperationMap = typeof OPERATIONS;
 export type OperationName = keyof OperationMap;
