@@ -31,8 +31,11 @@ const schema = new Schema<CommissionDoc>(
   { versionKey: false, minimize: false },
 );
 schema.index({ merchant_id: 1, sale_id: 1 }, { unique: true });
-schema.index({ merchant_id: 1, created_at: -1 });
-schema.index({ merchant_id: 1, affiliate_id: 1, created_at: -1 });
+// One index per list filter, each ending in the list's order (created_at, then _id, newest
+// first) so MongoDB pages without sorting in memory (docs/local-database.md lists them).
+schema.index({ merchant_id: 1, created_at: -1, _id: -1 });
+schema.index({ merchant_id: 1, affiliate_id: 1, created_at: -1, _id: -1 });
+schema.index({ merchant_id: 1, state: 1, created_at: -1, _id: -1 });
 schema.index({ merchant_id: 1, referral_id: 1 });
 schema.index({ state: 1, due_at: 1 });
 

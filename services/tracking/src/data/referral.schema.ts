@@ -41,8 +41,12 @@ const schema = new Schema<ReferralDocument>(
   { versionKey: false, minimize: false },
 );
 schema.index({ merchant_id: 1, customer_key: 1 }, { unique: true });
-schema.index({ merchant_id: 1, created_at: -1 });
-schema.index({ merchant_id: 1, affiliate_id: 1, created_at: -1 });
+// One index per list filter, each ending in the list's order (created_at, then _id, newest
+// first) so MongoDB pages without sorting in memory (docs/local-database.md lists them).
+schema.index({ merchant_id: 1, created_at: -1, _id: -1 });
+schema.index({ merchant_id: 1, affiliate_id: 1, created_at: -1, _id: -1 });
+schema.index({ merchant_id: 1, conversion_state: 1, created_at: -1, _id: -1 });
+schema.index({ merchant_id: 1, email: 1 });
 schema.index({ merchant_id: 1, link_id: 1 });
 schema.index({ merchant_id: 1, updated_at: -1 });
 schema.index({ merchant_id: 1, review_state: 1, created_at: -1 });
