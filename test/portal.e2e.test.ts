@@ -90,11 +90,13 @@ describe('settings and sign-out', () => {
       form: { ...form, _csrf: csrf },
     });
     expect(saved.status).toBe(303);
-    expect(saved.location).toBe('/portal?notice=saved');
+    expect(saved.location).toBe('/portal?notice=confirm-wallet');
     const stored = (await api(merchant.api_secret).get(`/v1/affiliates/${affiliate.id}`)).body;
+    // New wallets wait for the link mailed to the account (test/wallet-confirmation.e2e.test.ts).
     expect(stored).toMatchObject({
-      wallet_a_email: 'wallet-a@example.com',
-      wallet_b_email: 'wallet-b@example.com',
+      wallet_a_email: null,
+      unconfirmed_wallet_a_email: 'wallet-a@example.com',
+      unconfirmed_wallet_b_email: 'wallet-b@example.com',
       receive_new_commission_notifications: false, // the box was not ticked
       email: affiliate.email,
       unconfirmed_email: null,
@@ -196,8 +198,8 @@ describe('a session sees only its own affiliate', () => {
       api(merchant.api_secret).get(`/v1/affiliates/${mine.affiliate.id}`),
       api(merchant.api_secret).get(`/v1/affiliates/${other}`),
     ]);
-    expect(me.body.wallet_a_email).toBe('mine@example.com');
-    expect(them.body.wallet_a_email).toBeNull();
+    expect(me.body.unconfirmed_wallet_a_email).toBe('mine@example.com');
+    expect(them.body.unconfirmed_wallet_a_email).toBeNull();
 
     // The other affiliate's own session does see them (so the checks above can fail).
     const theirSession = await signIn(merchant, other);

@@ -34,7 +34,7 @@ const tables: Record<(typeof SERVICES)[number], Record<string, unknown>> = {
     ...linkRpc(none),
     ...couponRpc(none),
     ...magicLinkRpc(none),
-    ...emailRpc(none),
+    ...emailRpc(none, none),
   },
   tracking: trackingRpc(none),
   commission: commissionRpc(none, none),
@@ -107,6 +107,7 @@ it('internal operations take a typed input, have no HTTP shape, and stay out of 
   const internal = operationList().filter(isInternalOperation);
   expect(internal.map((operation) => operation.name).sort()).toEqual([
     'confirmEmail',
+    'confirmWallet',
     'redeemMagicLink',
     'resolveCouponCode',
     'resolveLinkToken',

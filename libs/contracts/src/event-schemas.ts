@@ -48,6 +48,12 @@ export const emailChangeRequestedSchema = z.object({
   email: z.string(),
 });
 
+export const walletChangeRequestedSchema = z.object({
+  affiliate_id: z.string(),
+  wallet: z.enum(['a', 'b']),
+  email: z.string(),
+});
+
 /**
  * Coupon events published before `external_id` became a string carry `null` there: they stand
  * for the coupon's token (docs/decisions.md), so they stay valid rather than become poison.
@@ -104,6 +110,7 @@ export const EVENT_SCHEMAS = {
   'processor.received': processorReceivedSchema,
   'affiliate.email_change_requested': emailChangeRequestedSchema,
   'affiliate.signed_in': affiliateSignedInSchema,
+  'affiliate.wallet_change_requested': walletChangeRequestedSchema,
 } satisfies { [T in EventType]: z.ZodType<EventMap[T]> };
 
 export function isEventType(type: string): type is EventType {

@@ -59,6 +59,8 @@ export interface EventMap {
   'affiliate.email_change_requested': EmailChangeRequested;
   /** Internal: an affiliate signed in to the portal (tracking keeps the address hash 30 days). */
   'affiliate.signed_in': AffiliateSignedIn;
+  /** Internal: a new wallet address awaits confirmation (a link goes to the account e-mail). */
+  'affiliate.wallet_change_requested': WalletChangeRequested;
 }
 
 export interface AffiliateSignedIn {
@@ -66,6 +68,15 @@ export interface AffiliateSignedIn {
   /** The client address as the gateway's keyed hash under the merchant's salt, never raw. */
   address_hash: string;
   signed_in_at: string;
+}
+
+export type WalletName = 'a' | 'b';
+
+export interface WalletChangeRequested {
+  affiliate_id: string;
+  wallet: WalletName;
+  /** The wallet address to confirm (the affiliate's `unconfirmed_wallet_<wallet>_email`). */
+  email: string;
 }
 
 export interface EmailChangeRequested {

@@ -79,10 +79,17 @@ export const affiliateViewSchema = z.object({
   email: z.string(),
   confirmed_at: timestamp.nullable(),
   unconfirmed_email: z.string().nullable(),
+  /** Where payouts go: only ever a confirmed address (docs/security.md, "Wallet changes"). */
   wallet_a_email: z.string().nullable(),
   wallet_a_email_confirmed_at: timestamp.nullable(),
+  /**
+   * A new wallet address waiting for the affiliate to follow the link mailed to their account
+   * e-mail; null when none. Absent from views published before wallet confirmation existed.
+   */
+  unconfirmed_wallet_a_email: z.string().nullable().default(null),
   wallet_b_email: z.string().nullable(),
   wallet_b_email_confirmed_at: timestamp.nullable(),
+  unconfirmed_wallet_b_email: z.string().nullable().default(null),
   receive_new_commission_notifications: z.boolean(),
   sign_in_count: z.number().int(),
   processor_customer_id: z.string().nullable(),
@@ -99,6 +106,27 @@ export const affiliateViewSchema = z.object({
   commission_stats: commissionStatsSchema.optional(),
 });
 export type AffiliateView = z.infer<typeof affiliateViewSchema>;
+
+/**
+ * The address a payout to this wallet may be sent to: the wallet only when its confirmation is
+ * recorded (`wallet_<w>_email_confirmed_at`), else null. A wallet set before confirmation existed
+ * has no such date and counts as unconfirmed (docs/security.md, "Wallet changes").
+ */
+export function confirmedWalletEmail(
+  affiliate: Pick<
+    AffiliateView,
+    | 'wallet_a_email'
+    | 'wallet_a_email_confirmed_at'
+    | 'wallet_b_email'
+    | 'wallet_b_email_confirmed_at'
+  >,
+  wallet: 'a' | 'b',
+): string | null {
+  const email = wallet === 'a' ? affiliate.wallet_a_email : affiliate.wallet_b_email;
+  const confirmedAt =
+    wallet === 'a' ? affiliate.wallet_a_email_confirmed_at : affiliate.wallet_b_email_confirmed_at;
+  return email && confirmedAt ? email : null;
+}
 
 export const paginationSchema = z.object({
   previous_page: z.number().int().nullable(),

@@ -147,3 +147,23 @@ export const confirmEmail = defineOperation({
   },
   errors: [404, 422],
 });
+
+/** Internal: the gateway's `/portal/confirm-wallet` confirms a new wallet address through this. */
+export const confirmWallet = defineOperation({
+  name: 'confirmWallet',
+  owner: 'affiliate',
+  auth: 'internal',
+  summary: "Confirm an affiliate's new wallet e-mail",
+  // The token alone identifies the merchant.
+  input: z.object({ token: z.string() }),
+  response: {
+    status: 200,
+    description: 'The wallet that now receives payouts',
+    body: z.object({
+      affiliate: z.object({ id: z.string(), first_name: z.string() }),
+      wallet: z.enum(['a', 'b']),
+      email: z.string(),
+    }),
+  },
+  errors: [404],
+});

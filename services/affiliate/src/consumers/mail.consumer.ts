@@ -28,6 +28,9 @@ export async function startMailConsumers(
         'affiliate.email_change_requested': async (_data, { event, log: eventLog }) => {
           await mailer.onEmailChangeRequested(event, eventLog);
         },
+        'affiliate.wallet_change_requested': async (_data, { event, log: eventLog }) => {
+          await mailer.onWalletChangeRequested(event, eventLog);
+        },
       }),
     }),
     await startConsumer(nc, {

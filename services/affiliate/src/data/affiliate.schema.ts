@@ -22,6 +22,8 @@ const schema = new Schema<AffiliateDocument>(
     wallet_a_email_confirmed_at: { type: Date, default: null },
     wallet_b_email: { type: String, default: null },
     wallet_b_email_confirmed_at: { type: Date, default: null },
+    unconfirmed_wallet_a_email: { type: String, default: null },
+    unconfirmed_wallet_b_email: { type: String, default: null },
     receive_new_commission_notifications: { type: Boolean, required: true },
     sign_in_count: { type: Number, default: 0 },
     processor_customer_id: { type: String, default: null },

@@ -14,6 +14,7 @@ import type { CampaignUseCases } from './campaigns';
 import type { LinkUseCases } from './links';
 import { generateLinkToken } from './link-token';
 import { toAffiliateView, toCampaignView, toLinkView } from './views';
+import { initialWallets, walletChanges } from './wallet-changes';
 import {
   DuplicateError,
   type AffiliateFilters,
@@ -73,12 +74,17 @@ export class AffiliateUseCases {
 
   async update(ctx: CallContext, id: string, value: UpdateAffiliateBody): Promise<AffiliateView> {
     const current = await this.getRecord(ctx, id);
-    const set: Partial<AffiliateRecord> = { updated_at: new Date() };
+    const now = new Date();
+    const set: Partial<AffiliateRecord> = { updated_at: now };
     if (value.first_name) set.first_name = value.first_name;
     if (value.last_name) set.last_name = value.last_name;
     if (value.state) set.state = value.state;
-    if (value.wallet_a_email !== undefined) set.wallet_a_email = value.wallet_a_email;
-    if (value.wallet_b_email !== undefined) set.wallet_b_email = value.wallet_b_email;
+    const wallets = walletChanges(
+      current,
+      { a: value.wallet_a_email, b: value.wallet_b_email },
+      now,
+    );
+    Object.assign(set, wallets.set);
     if (value.receive_new_commission_notifications !== undefined)
       set.receive_new_commission_notifications = value.receive_new_commission_notifications;
     if (value.fraud_exempt !== undefined) set.fraud_exempt = value.fraud_exempt;
@@ -97,14 +103,22 @@ export class AffiliateUseCases {
     const next = { ...current, ...set };
     const view = await this.presenter.presentOne(ctx.merchantId, next);
     // Queued in the same write as the change, so the confirmation mail cannot be lost.
-    const requested = set.unconfirmed_email
-      ? [
-          buildEvent('affiliate.email_change_requested', ctx.merchantId, {
-            affiliate_id: id,
-            email: set.unconfirmed_email,
-          }),
-        ]
-      : [];
+    const requested = [
+      ...(set.unconfirmed_email
+        ? [
+            buildEvent('affiliate.email_change_requested', ctx.merchantId, {
+              affiliate_id: id,
+              email: set.unconfirmed_email,
+            }),
+          ]
+        : []),
+      ...wallets.requests.map((r) =>
+        buildEvent('affiliate.wallet_change_requested', ctx.merchantId, {
+          affiliate_id: id,
+          ...r,
+        }),
+      ),
+    ];
     const updated = await this.affiliates.updateWithEvents(
       ctx.merchantId,
       id,
@@ -200,10 +214,7 @@ function newAffiliateRecord(
     // Affiliates created through the API need no e-mail confirmation (spec).
     confirmed_at: now,
     unconfirmed_email: null,
-    wallet_a_email: value.wallet_a_email ?? null,
-    wallet_a_email_confirmed_at: null,
-    wallet_b_email: value.wallet_b_email ?? null,
-    wallet_b_email_confirmed_at: null,
+    ...initialWallets(value, now),
     receive_new_commission_notifications: value.receive_new_commission_notifications ?? true,
     sign_in_count: 0,
     processor_customer_id: value.processor_customer_id ?? null,

@@ -15,6 +15,7 @@ import type {
   ReferralFact,
   SaleFact,
   SsoTokenRecord,
+  WalletConfirmationRecord,
 } from './records';
 import type { StatDelta } from './stat-deltas';
 
@@ -131,6 +132,7 @@ export interface OneTimeTokenStore<T extends { token_hash: string }> {
 }
 export type SsoTokenStore = OneTimeTokenStore<SsoTokenRecord>;
 export type EmailConfirmationStore = OneTimeTokenStore<EmailConfirmationRecord>;
+export type WalletConfirmationStore = OneTimeTokenStore<WalletConfirmationRecord>;
 
 export interface CounterChanges {
   visitors: number;

@@ -2,7 +2,12 @@
  * The plain records this service keeps (what repositories return). Declared here so the domain
  * never depends on the storage layer; data/ schemas are built from these types.
  */
-import type { AffiliateState, CommissionStats, FraudPolicy } from '@aff/contracts';
+import type {
+  AffiliateState,
+  CommissionStats,
+  FraudPolicy,
+  WalletName,
+} from '@aff/contracts';
 
 export interface AffiliateRecord {
   _id: string;
@@ -18,6 +23,12 @@ export interface AffiliateRecord {
   wallet_a_email_confirmed_at: Date | null;
   wallet_b_email: string | null;
   wallet_b_email_confirmed_at: Date | null;
+  /**
+   * A new wallet address awaiting confirmation by the affiliate's account mailbox; payouts keep
+   * going to `wallet_*_email` until then. Missing (read as null) in documents written before.
+   */
+  unconfirmed_wallet_a_email: string | null;
+  unconfirmed_wallet_b_email: string | null;
   receive_new_commission_notifications: boolean;
   sign_in_count: number;
   processor_customer_id: string | null;
@@ -107,6 +118,19 @@ export interface SsoTokenRecord {
  * The one live e-mail confirmation link of an affiliate (keyed by affiliate id, so a newer
  * request replaces and thereby invalidates the older link). Only a hash of the token is stored.
  */
+/** A wallet confirmation link: one per affiliate and wallet (`<affiliate id>:<wallet>`). */
+export interface WalletConfirmationRecord {
+  _id: string;
+  merchant_id: string;
+  affiliate_id: string;
+  wallet: WalletName;
+  /** The wallet address this link confirms. */
+  email: string;
+  token_hash: string;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
 export interface EmailConfirmationRecord {
   _id: string;
   merchant_id: string;

@@ -61,8 +61,11 @@ export function toAffiliateView(
     unconfirmed_email: record.unconfirmed_email,
     wallet_a_email: record.wallet_a_email,
     wallet_a_email_confirmed_at: iso(record.wallet_a_email_confirmed_at),
+    // Documents written before wallet confirmation existed have no such field.
+    unconfirmed_wallet_a_email: record.unconfirmed_wallet_a_email ?? null,
     wallet_b_email: record.wallet_b_email,
     wallet_b_email_confirmed_at: iso(record.wallet_b_email_confirmed_at),
+    unconfirmed_wallet_b_email: record.unconfirmed_wallet_b_email ?? null,
     receive_new_commission_notifications: record.receive_new_commission_notifications,
     sign_in_count: record.sign_in_count,
     processor_customer_id: record.processor_customer_id,

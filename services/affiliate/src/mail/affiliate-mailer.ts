@@ -5,10 +5,12 @@ import type { EventEnvelope } from '@aff/contracts';
 import type { Logger } from '@aff/logging';
 import type { EmailConfirmations } from '../domain/email-confirmations';
 import type { AffiliateStore } from '../domain/ports';
-import { commissionMail, confirmationMail } from './mail-templates';
+import type { WalletConfirmations } from '../domain/wallet-confirmations';
+import { commissionMail, confirmationMail, walletConfirmationMail } from './mail-templates';
 import type { OnceMailer, SendOutcome } from './once-mailer';
 
 const emailChangeSchema = z.object({ affiliate_id: z.string().min(1), email: z.string().min(3) });
+const walletChangeSchema = emailChangeSchema.extend({ wallet: z.enum(['a', 'b']) });
 const commissionSchema = z.looseObject({
   amount: z.number().int(),
   currency: z.string().min(3),
@@ -25,6 +27,7 @@ export class AffiliateMailer {
   constructor(
     private readonly once: OnceMailer,
     private readonly confirmations: EmailConfirmations,
+    private readonly walletConfirmations: WalletConfirmations,
     private readonly affiliates: AffiliateStore,
     private readonly publicUrl: string,
     private readonly confirmationTtlMs: number,
@@ -48,6 +51,34 @@ export class AffiliateMailer {
         return confirmationMail({
           to: data.email,
           firstName: issued.affiliate.first_name,
+          url: url.toString(),
+          expiresAt: issued.expires_at,
+        });
+      },
+      log,
+    );
+  }
+
+  async onWalletChangeRequested(event: EventEnvelope, log: Logger): Promise<SendOutcome> {
+    const data = parse(walletChangeSchema, event);
+    if (this.olderThan(event, this.confirmationTtlMs)) return 'skipped';
+    return this.once.sendOnce(
+      `confirm-wallet-${event.id}`,
+      async () => {
+        const issued = await this.walletConfirmations.issue(
+          event.merchant_id,
+          data.affiliate_id,
+          data.wallet,
+          data.email,
+        );
+        if (!issued) return null; // confirmed already, cleared, or replaced by a newer address
+        const url = new URL('/portal/confirm-wallet', this.publicUrl);
+        url.searchParams.set('token', issued.token);
+        return walletConfirmationMail({
+          to: issued.affiliate.email,
+          firstName: issued.affiliate.first_name,
+          wallet: data.wallet,
+          walletEmail: data.email,
           url: url.toString(),
           expiresAt: issued.expires_at,
         });

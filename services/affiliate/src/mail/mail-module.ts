@@ -5,10 +5,12 @@ import type { NatsConnection, RunningConsumer } from '@aff/messaging';
 import type { AffiliateConfig } from '../config';
 import { startMailConsumers } from '../consumers/mail.consumer';
 import { emailConfirmationModel } from '../data/email-confirmation.schema';
+import { walletConfirmationModel } from '../data/wallet-confirmation.schema';
 import { OneTimeTokenRepository } from '../data/one-time-token.repository';
 import { sentMailModel } from '../data/sent-mail.schema';
 import type { AffiliatePresenter } from '../domain/affiliate-presenter';
 import { EmailConfirmations } from '../domain/email-confirmations';
+import { WalletConfirmations } from '../domain/wallet-confirmations';
 import type { AffiliateStore } from '../domain/ports';
 import { emailRpc, type EmailRpc } from '../rpc/email.rpc';
 import { AffiliateMailer } from './affiliate-mailer';
@@ -28,11 +30,18 @@ export async function mailModule(deps: {
   log: Logger;
 }): Promise<MailModule> {
   const tokens = emailConfirmationModel(deps.mongo);
+  const walletTokens = walletConfirmationModel(deps.mongo);
   const sent = sentMailModel(deps.mongo);
-  await Promise.all([tokens.init(), sent.init()]);
+  await Promise.all([tokens.init(), walletTokens.init(), sent.init()]);
   const ttlMs = deps.config.EMAIL_CONFIRMATION_TTL_HOURS * 3_600_000;
   const confirmations = new EmailConfirmations(
     new OneTimeTokenRepository(tokens),
+    deps.affiliates,
+    deps.presenter,
+    ttlMs,
+  );
+  const walletConfirmations = new WalletConfirmations(
+    new OneTimeTokenRepository(walletTokens),
     deps.affiliates,
     deps.presenter,
     ttlMs,
@@ -43,12 +52,13 @@ export async function mailModule(deps: {
   const mailer = new AffiliateMailer(
     new OnceMailer(sent, transport, domain),
     confirmations,
+    walletConfirmations,
     deps.affiliates,
     deps.config.PUBLIC_URL,
     ttlMs,
   );
   return {
-    rpc: emailRpc(confirmations),
+    rpc: emailRpc(confirmations, walletConfirmations),
     start: (nc) => startMailConsumers(nc, mailer, deps.log),
   };
 }

@@ -24,6 +24,34 @@ export function confirmationMail(input: {
   };
 }
 
+/** To the account e-mail, so a hijacked portal session alone cannot redirect payouts. */
+export function walletConfirmationMail(input: {
+  to: string;
+  firstName: string;
+  wallet: 'a' | 'b';
+  walletEmail: string;
+  url: string;
+  expiresAt: Date;
+}): MailMessage {
+  const name = `wallet ${input.wallet.toUpperCase()}`;
+  return {
+    to: input.to,
+    subject: 'Confirm your new payout wallet',
+    text: [
+      `Hello ${input.firstName},`,
+      '',
+      `Someone asked for your commissions to be paid to ${input.walletEmail} (${name}).`,
+      'If that was you, confirm it here; payouts go to the new address only once you do:',
+      '',
+      input.url,
+      '',
+      `The link works once and until ${input.expiresAt.toUTCString()}.`,
+      'If you did not ask for this, ignore this mail: your payouts stay where they were.',
+      'Someone may have used your dashboard; sign out there and tell the program you work with.',
+    ].join('\n'),
+  };
+}
+
 export function commissionMail(input: {
   to: string;
   firstName: string;

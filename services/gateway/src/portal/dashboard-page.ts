@@ -71,6 +71,7 @@ export function dashboardBody(m: DashboardModel): SafeHtml {
               </tr>`,
           ),
           'No activity.',
+          'Activity by day',
         )}
       </details>
     </section>
@@ -108,6 +109,7 @@ export function dashboardBody(m: DashboardModel): SafeHtml {
             </tr>`,
         ),
         'You have no links yet.',
+        'Your links',
       )}
     </section>
 
@@ -131,22 +133,23 @@ export function dashboardBody(m: DashboardModel): SafeHtml {
             </tr>`,
         ),
         'No commissions yet.',
+        'Commissions by currency',
       )}
       ${m.totalsComplete ? '' : html`<p class="muted">Totals cover your most recent 2,000 commissions.</p>`}
       <h3>Latest</h3>
-      ${table(COMMISSION_HEADERS, m.recentCommissions.map(commissionRow), 'No commissions yet.')}
+      ${table(COMMISSION_HEADERS, m.recentCommissions.map(commissionRow), 'No commissions yet.', 'Latest commissions')}
       ${m.commissionCount > m.recentCommissions.length ? html`<p><a href="/portal/commissions">All ${m.commissionCount} commissions</a></p>` : ''}
     </section>
 
     <section aria-labelledby="referrals-h">
       <h2 id="referrals-h">Referrals</h2>
-      ${table(REFERRAL_HEADERS, m.recentReferrals.map(referralRow), 'No referrals yet.')}
+      ${table(REFERRAL_HEADERS, m.recentReferrals.map(referralRow), 'No referrals yet.', 'Latest referrals')}
       ${m.referralCount > m.recentReferrals.length ? html`<p><a href="/portal/referrals">All ${m.referralCount} referrals</a></p>` : ''}
     </section>
 
     <section aria-labelledby="payouts-h">
       <h2 id="payouts-h">Payouts</h2>
-      ${table(PAYOUT_HEADERS, m.recentPayouts.map(payoutRow), 'No payouts yet.')}
+      ${table(PAYOUT_HEADERS, m.recentPayouts.map(payoutRow), 'No payouts yet.', 'Latest payouts')}
       ${m.payoutCount > m.recentPayouts.length ? html`<p><a href="/portal/payouts">All ${m.payoutCount} payouts</a></p>` : ''}
     </section>
 
@@ -182,20 +185,7 @@ export function dashboardBody(m: DashboardModel): SafeHtml {
               : 'A new address takes effect once you follow the confirmation link we mail to it.'
           }
         </p>
-        <label for="wallet_a_email">Wallet A e-mail</label>
-        <input
-          id="wallet_a_email"
-          name="wallet_a_email"
-          type="email"
-          value="${a.wallet_a_email ?? ''}"
-        />
-        <label for="wallet_b_email">Wallet B e-mail</label>
-        <input
-          id="wallet_b_email"
-          name="wallet_b_email"
-          type="email"
-          value="${a.wallet_b_email ?? ''}"
-        />
+        ${walletInput(a, 'a')} ${walletInput(a, 'b')}
         <label class="check"
           ><input
             type="checkbox"
@@ -208,6 +198,31 @@ export function dashboardBody(m: DashboardModel): SafeHtml {
         <p><button type="submit">Save settings</button></p>
       </form>
     </section>`;
+}
+
+/**
+ * The input shows the address payouts go to now; a new one waits for the link mailed to the
+ * account e-mail, and is shown as pending until then (docs/portal.md).
+ */
+function walletInput(a: AffiliateView, w: 'a' | 'b') {
+  const id = `wallet_${w}_email` as const;
+  const pending = w === 'a' ? a.unconfirmed_wallet_a_email : a.unconfirmed_wallet_b_email;
+  return html`<label for="${id}">Wallet ${w.toUpperCase()} e-mail</label>
+    <input
+      id="${id}"
+      name="${id}"
+      type="email"
+      value="${a[id] ?? ''}"
+      aria-describedby="${id}-help"
+    />
+    <p id="${id}-help" class="muted" data-wallet-pending="${pending ?? ''}">
+      ${
+        pending
+          ? html`<strong>Pending:</strong> ${pending} receives payouts once you follow the link we
+              mailed to your account e-mail. Until then payouts go to the address above.`
+          : 'A new address takes effect once you follow the link we mail to your account e-mail.'
+      }
+    </p>`;
 }
 
 const cap = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

@@ -20,7 +20,7 @@ const back = html`<p><a href="/portal">Back to the dashboard</a></p>`;
 export function referralsBody(list: Paginated<ReferralView>): SafeHtml {
   return html`<section aria-labelledby="h">
     <h2 id="h">Referrals</h2>
-    ${table(REFERRAL_HEADERS, list.data.map(referralRow), 'No referrals.')}
+    ${table(REFERRAL_HEADERS, list.data.map(referralRow), 'No referrals.', 'Referrals')}
     ${pager('/portal/referrals', list.pagination)}${back}
   </section>`;
 }
@@ -36,7 +36,7 @@ export function commissionsBody(list: Paginated<CommissionView>, filter: string)
           : html`<a href="/portal/commissions${s ? `?state=${s}` : ''}">${s || 'all'}</a> `,
       )}
     </p>
-    ${table(COMMISSION_HEADERS, list.data.map(commissionRow), 'No commissions.')}
+    ${table(COMMISSION_HEADERS, list.data.map(commissionRow), 'No commissions.', 'Commissions')}
     ${pager('/portal/commissions', list.pagination, keep)}${back}
   </section>`;
 }
@@ -44,7 +44,7 @@ export function commissionsBody(list: Paginated<CommissionView>, filter: string)
 export function payoutsBody(list: Paginated<PayoutView>): SafeHtml {
   return html`<section aria-labelledby="h">
     <h2 id="h">Payouts</h2>
-    ${table(PAYOUT_HEADERS, list.data.map(payoutRow), 'No payouts.')}
+    ${table(PAYOUT_HEADERS, list.data.map(payoutRow), 'No payouts.', 'Payouts')}
     ${pager('/portal/payouts', list.pagination)}${back}
   </section>`;
 }
@@ -66,6 +66,7 @@ export function payoutBody(p: PayoutView): SafeHtml {
           </tr>`,
       ),
       'No commissions.',
+      'Commissions in this payout',
     )}${back}
   </section>`;
 }

@@ -13,13 +13,19 @@ export const date = (iso: string | null | undefined) =>
 
 export const state = (text: string) => html`<span class="state">${text}</span>`;
 
+/**
+ * `label` names the scroll container: on a narrow screen the table scrolls sideways inside it,
+ * and a keyboard user reaches that only if the container is focusable (axe
+ * `scrollable-region-focusable`), which in turn needs a role and a name for screen readers.
+ */
 export function table(
   headers: (string | { text: string; num: true })[],
   rows: SafeHtml[],
   empty: string,
+  label: string,
 ) {
   if (rows.length === 0) return html`<p class="muted">${empty}</p>`;
-  return html`<div class="table">
+  return html`<div class="table" tabindex="0" role="region" aria-label="${label}">
     <table>
       <thead>
         <tr>

@@ -14,7 +14,7 @@ const STYLES = `
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2933;background:#f4f6f8}
 a{color:#0b57d0}
-a:focus-visible,button:focus-visible,input:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
+a:focus-visible,button:focus-visible,input:focus-visible,.table:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
 .skip{position:absolute;left:-999px}.skip:focus{left:8px;top:8px;background:#fff;padding:8px;z-index:2}
 header{background:#1f2933;color:#fff;padding:12px 16px;display:flex;flex-wrap:wrap;gap:8px;align-items:center;justify-content:space-between}
 header h1{font-size:1.2rem;margin:0}
@@ -52,6 +52,16 @@ nav.pager{display:flex;gap:12px;margin-top:12px}
 @media (max-width:600px){main{padding:8px}section{padding:12px}.stats dd{font-size:1.25rem}}
 `;
 
+/**
+ * The tab icon, inline: without one every browser asks for `/favicon.ico`, and its 404 is an
+ * error in the console on every page. The CSP's `img-src data:` allows it.
+ */
+const FAVICON =
+  'data:image/svg+xml,' +
+  encodeURIComponent(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#0b57d0"/><path d="M4 12 8 4l4 8" stroke="#fff" stroke-width="2" fill="none"/></svg>',
+  );
+
 // Static, trusted text (inserted unescaped). Progressive enhancement: without JavaScript the link stays selectable in its text field.
 const COPY_SCRIPT = `
 document.addEventListener('click', async (event) => {
@@ -79,6 +89,7 @@ export function layout(opts: LayoutOptions): string {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="no-referrer" />
         <title>${opts.title} · Affiliate dashboard</title>
+        <link rel="icon" href="${FAVICON}" />
         <style nonce="${opts.nonce}">
           ${new SafeHtml(STYLES)}
         </style>

@@ -4,7 +4,7 @@
  */
 import express, { type Request, type Response, type Router } from 'express';
 import { type AppError, isAppError } from '@aff/api';
-import { OPERATIONS } from '@aff/contracts';
+import { OPERATIONS, type AffiliateView } from '@aff/contracts';
 import type { Logger } from '@aff/logging';
 import { callInternal, type RpcClient } from '@aff/messaging';
 import { loadDashboard } from './dashboard-loader';
@@ -19,6 +19,7 @@ import {
   referralsBody,
 } from './other-pages';
 import { PortalData, PortalReplyError } from './portal-data';
+import { confirmWalletRoutes } from './confirm-wallet-routes';
 import {
   ASK_AGAIN,
   checkCsrf,
@@ -114,6 +115,8 @@ export function portalRouter(deps: PortalDeps): Router {
     });
   });
 
+  router.use(confirmWalletRoutes(deps, form));
+
   router.get('/portal/signed-out', (_req, res) => {
     page(res, 200, 'Signed out', {
       body: messageBody(
@@ -152,7 +155,9 @@ export function portalRouter(deps: PortalDeps): Router {
       const notice =
         after.unconfirmed_email && after.unconfirmed_email !== before.unconfirmed_email
           ? 'confirm'
-          : 'saved';
+          : walletRequested(body, before)
+            ? 'confirm-wallet'
+            : 'saved';
       res.redirect(303, `/portal?notice=${notice}`);
     } catch (error) {
       if (!(error instanceof PortalReplyError) || error.status !== 422) throw error;
@@ -229,5 +234,14 @@ function noticeText(notice: unknown): string | undefined {
   if (notice === 'saved') return 'Your settings are saved.';
   if (notice === 'confirm')
     return 'Your settings are saved. We sent a confirmation link to your new e-mail address; the change takes effect once you follow it.';
+  if (notice === 'confirm-wallet')
+    return 'Your settings are saved. We sent a link to your account e-mail; a new wallet receives payouts once you follow it.';
   return undefined;
+}
+
+/** A wallet address other than the current one was sent (it is now pending confirmation). */
+function walletRequested(body: Record<string, string>, before: AffiliateView): boolean {
+  return (['wallet_a_email', 'wallet_b_email'] as const).some(
+    (field) => body[field] && body[field].trim().toLowerCase() !== before[field],
+  );
 }
