@@ -2,12 +2,7 @@
  * The plain records this service keeps (what repositories return). Declared here so the domain
  * never depends on the storage layer; data/ schemas are built from these types.
  */
-import type {
-  AffiliateState,
-  CommissionStats,
-  FraudPolicy,
-  WalletName,
-} from '@aff/contracts';
+import type { AffiliateState, CommissionStats, FraudPolicy, WalletName } from '@aff/contracts';
 
 export interface AffiliateRecord {
   _id: string;
