@@ -50,6 +50,18 @@ const cases: { service: string; collection: string; doc: (at: Date) => Record<st
       }),
     },
     {
+      service: 'affiliate',
+      collection: 'wallet_confirmations',
+      doc: (at) => ({
+        merchant_id: 'm',
+        affiliate_id: 'a',
+        wallet: 'a',
+        email: 'w@example.com',
+        token_hash: randomUUID(),
+        expires_at: at,
+      }),
+    },
+    {
       service: 'gateway',
       collection: 'idempotency_keys',
       doc: (at) => ({ fingerprint: 'f', request: 'r', answer: null, expires_at: at }),

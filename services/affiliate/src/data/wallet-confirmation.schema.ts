@@ -16,12 +16,13 @@ const schema = new Schema<WalletConfirmationRecord>(
   },
   { versionKey: false },
 );
+// The retention job's field (docs/retention.md); used on MongoDB 7, not by the local server.
+schema.index({ expires_at: 1 });
 schema.index({ token_hash: 1 }, { unique: true });
 
 export function walletConfirmationModel(connection: Connection): Model<WalletConfirmationRecord> {
-  return connection.model<WalletConfirmationRecord>(
-    'WalletConfirmation',
-    schema,
-    'wallet_confirmations',
+  return (
+    (connection.models.WalletConfirmation as Model<WalletConfirmationRecord> | undefined) ??
+    connection.model<WalletConfirmationRecord>('WalletConfirmation', schema, 'wallet_confirmations')
   );
 }
