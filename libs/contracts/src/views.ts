@@ -107,27 +107,6 @@ export const affiliateViewSchema = z.object({
 });
 export type AffiliateView = z.infer<typeof affiliateViewSchema>;
 
-/**
- * The address a payout to this wallet may be sent to: the wallet only when its confirmation is
- * recorded (`wallet_<w>_email_confirmed_at`), else null. A wallet set before confirmation existed
- * has no such date and counts as unconfirmed (docs/security.md, "Wallet changes").
- */
-export function confirmedWalletEmail(
-  affiliate: Pick<
-    AffiliateView,
-    | 'wallet_a_email'
-    | 'wallet_a_email_confirmed_at'
-    | 'wallet_b_email'
-    | 'wallet_b_email_confirmed_at'
-  >,
-  wallet: 'a' | 'b',
-): string | null {
-  const email = wallet === 'a' ? affiliate.wallet_a_email : affiliate.wallet_b_email;
-  const confirmedAt =
-    wallet === 'a' ? affiliate.wallet_a_email_confirmed_at : affiliate.wallet_b_email_confirmed_at;
-  return email && confirmedAt ? email : null;
-}
-
 export const paginationSchema = z.object({
   previous_page: z.number().int().nullable(),
   current_page: z.number().int(),
