@@ -9,6 +9,15 @@ export interface ReceivedSpan {
   parentSpanId: string | undefined;
   name: string;
   kind: number;
+  /** Attribute values as text (string, int, double or bool values). */
+  attributes: Record<string, string>;
+}
+
+interface OtlpValue {
+  stringValue?: string;
+  intValue?: string | number;
+  doubleValue?: number;
+  boolValue?: boolean;
 }
 
 interface OtlpTraces {
@@ -21,6 +30,7 @@ interface OtlpTraces {
         parentSpanId?: string;
         name: string;
         kind: number;
+        attributes?: { key: string; value: OtlpValue }[];
       }[];
     }[];
   }[];
@@ -48,6 +58,18 @@ export async function startOtlpReceiver() {
                   parentSpanId: s.parentSpanId || undefined,
                   name: s.name,
                   kind: s.kind,
+                  attributes: Object.fromEntries(
+                    (s.attributes ?? []).map((a) => [
+                      a.key,
+                      String(
+                        a.value.stringValue ??
+                          a.value.intValue ??
+                          a.value.doubleValue ??
+                          a.value.boolValue ??
+                          '',
+                      ),
+                    ]),
+                  ),
                 });
               }
             }

@@ -16,6 +16,12 @@ export const rpcRequestSchema = z.object({
    * (docs/idempotency.md).
    */
   idempotency_seed: z.string().optional(),
+  /**
+   * On public intake calls: the client's address as HMAC-SHA256 under the merchant's own salt
+   * (the gateway keeps the salt; services never see the address). Equal hashes mean the same
+   * address for this merchant; nothing more can be learned from it.
+   */
+  client_address_hash: z.string().optional(),
 });
 export type RpcRequest = z.infer<typeof rpcRequestSchema>;
 

@@ -14,6 +14,9 @@ import { PeriodicExportingMetricReader, type IMetricReader } from '@opentelemetr
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import { RedactingSpanExporter } from './redact';
+
+export { redactUrl, REDACTED, CLIENT_ADDRESS_ATTRIBUTES, URL_ATTRIBUTES } from './redact';
 
 let sdk: NodeSDK | undefined;
 let prometheus: PrometheusExporter | undefined;
@@ -47,7 +50,8 @@ export function startTelemetry(defaultServiceName: string): void {
     metricReaders.push(new PeriodicExportingMetricReader({ exporter: new OTLPMetricExporter() }));
   sdk = new NodeSDK({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceName }),
-    ...(exporting ? { traceExporter: new OTLPTraceExporter() } : {}),
+    // Client addresses and secrets in URLs never leave the process (./redact.ts).
+    ...(exporting ? { traceExporter: new RedactingSpanExporter(new OTLPTraceExporter()) } : {}),
     metricReaders,
     instrumentations: [
       skipUnrecordedMongoSpans(getNodeAutoInstrumentations(instrumentationConfig(exporting))),

@@ -1,3 +1,4 @@
+import express from 'express';
 import { z } from 'zod';
 import { commonConfigSchema, env, loadConfig } from '@aff/config';
 
@@ -39,12 +40,38 @@ export const configSchema = commonConfigSchema.extend({
   AUTH_DIRECTORY_RELOAD_SECONDS: env.positiveInt(30),
   /** How long a verified API secret is trusted without a database look-up. */
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5000),
-  /** Express `trust proxy` setting, for client IPs behind a load balancer. */
-  TRUST_PROXY: env.flag(false),
+  /**
+   * Which peers' `X-Forwarded-For` is believed, in Express's `trust proxy` syntax: `true`,
+   * `false`, a hop count, or a comma-separated list of addresses, CIDRs and the names
+   * `loopback`, `linklocal`, `uniquelocal`. The default believes only a proxy on this host.
+   */
+  TRUST_PROXY: z.string().default('loopback').transform(trustProxySetting).refine(validTrustProxy, {
+    error:
+      "must be true, false, a hop count, or addresses/CIDRs/'loopback'/'linklocal'/'uniquelocal'",
+  }),
   /** How long an affiliate stays signed in to the portal after following a magic link. */
   PORTAL_SESSION_HOURS: env.positiveInt(8),
 });
 export type GatewayConfig = z.infer<typeof configSchema>;
+
+export type TrustProxy = boolean | number | string;
+
+function trustProxySetting(raw: string): TrustProxy {
+  const value = raw.trim();
+  if (value === 'true' || value === 'false') return value === 'true';
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
+
+/** Express compiles the setting when it is set, and throws on an address it cannot read. */
+function validTrustProxy(value: TrustProxy): boolean {
+  if (value === '') return false;
+  try {
+    express().set('trust proxy', value);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export const loadGatewayConfig = (source: NodeJS.ProcessEnv = process.env) =>
   loadConfig(configSchema, source);

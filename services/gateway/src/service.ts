@@ -18,6 +18,7 @@ import { buildApp } from './http/app';
 import { MerchantAuthenticator } from './merchants/merchant-authenticator';
 import { MerchantRepository } from './merchants/merchant.repository';
 import { SecretDirectory } from './merchants/secret-directory';
+import { rateLimitAddressKey } from './http/client-address';
 import { merchantModel } from './merchants/merchant.schema';
 import { MerchantRateLimiter } from './rate-limit/merchant-rate-limiter';
 import { AuthFailureGuard } from './rate-limit/auth-failure-guard';
@@ -53,6 +54,8 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   const authenticator = new MerchantAuthenticator(merchantRepository, config.AUTH_CACHE_TTL_MS);
   const keys = new PublicKeyResolver(merchantRepository, config.AUTH_CACHE_TTL_MS);
   const directory = new SecretDirectory(merchantRepository);
+  await merchantRepository.ensureAddressSalts();
+  const addressKey = await rateLimitAddressKey(mongo);
   const reloadDirectory = () =>
     directory
       .reload()
@@ -104,10 +107,16 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     rpc,
     log,
     trustProxy: config.TRUST_PROXY,
+    addressKey,
     readiness,
     degradable,
     publicRoutes: {
       keys,
+      addressKey,
+      addressSaltOf: (merchant) =>
+        merchant.client_address_salt
+          ? Promise.resolve(merchant.client_address_salt)
+          : merchantRepository.addressSaltOf(merchant._id),
       limiter,
       ipPoints: config.TRACKING_RATE_LIMIT_POINTS,
       rpc,

@@ -14,12 +14,22 @@ describe('gateway configuration', () => {
       PUBLIC_URL: 'http://127.0.0.1:8080',
       RATE_LIMIT_POINTS: 45,
       RATE_LIMIT_WINDOW_SECONDS: 30,
-      TRUST_PROXY: false,
+      TRUST_PROXY: 'loopback',
       AUTH_FAILURE_POINTS: 20,
       AUTH_FAILURE_WINDOW_SECONDS: 60,
       IDEMPOTENCY_TTL_HOURS: 24,
       IDEMPOTENCY_WAIT_MS: 10_000,
     });
+  });
+
+  it("reads TRUST_PROXY in Express's syntax and refuses what Express cannot read", () => {
+    const trust = (value: string) =>
+      loadGatewayConfig({ ...valid, TRUST_PROXY: value }).TRUST_PROXY;
+    expect(trust('true')).toBe(true);
+    expect(trust('false')).toBe(false);
+    expect(trust('2')).toBe(2);
+    expect(trust('loopback, 10.0.0.0/8')).toBe('loopback, 10.0.0.0/8');
+    expect(() => trust('yes')).toThrow(/TRUST_PROXY/);
   });
 
   it('fails fast naming every wrong or missing variable', () => {

@@ -12,6 +12,9 @@ import { authenticate } from './auth';
 import { errorHandler, notFound } from './errors';
 import { rateLimit } from './rate-limit';
 import { requestId } from './request-id';
+import { accessLog } from './access-log';
+import type { AddressKey } from './client-address';
+import type { TrustProxy } from '../config';
 import { proxyTo } from './rpc-proxy';
 import { referenceRouter } from './reference';
 import { apiRoutes } from './routes';
@@ -29,7 +32,9 @@ export interface AppDeps {
   readiness: Record<string, ReadinessCheck>;
   /** Reported by /readyz but not required: the gateway keeps serving without them. */
   degradable: Record<string, ReadinessCheck>;
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
+  /** Rate-limit key of a client address (a keyed hash, ./client-address.ts). */
+  addressKey: AddressKey;
   publicRoutes: PublicRouteDeps;
   portal: PortalDeps;
 }
@@ -43,6 +48,7 @@ export function buildApp(deps: AppDeps): Express {
   // `qs` parsing turns `expand[]=a&expand[]=b` and `state[]=x` into arrays.
   app.set('query parser', 'extended');
   app.use(requestId);
+  app.use(accessLog(deps.log));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -59,7 +65,7 @@ export function buildApp(deps: AppDeps): Express {
   app.use(portalRouter(deps.portal));
 
   const v1 = express.Router();
-  v1.use(authenticate(deps.directory, deps.authenticator, deps.authFailures));
+  v1.use(authenticate(deps.directory, deps.authenticator, deps.authFailures, deps.addressKey));
   v1.use(rateLimit(deps.limiter));
   v1.use(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
   v1.use(express.urlencoded({ extended: true, limit: BODY_LIMIT, parameterLimit: 1000 }));

@@ -7,6 +7,7 @@ import type {
 import { AUTH_FAILURE_POLICY, type AuthFailureGuard } from '../rate-limit/auth-failure-guard';
 import { rateLimitHeaders, type RateDecision } from '../rate-limit/merchant-rate-limiter';
 import type { SecretDirectory } from '../merchants/secret-directory';
+import type { AddressKey } from './client-address';
 
 export const INVALID_SECRET = { error: 'Invalid API Secret.' } as const;
 
@@ -31,6 +32,7 @@ export function authenticate(
   directory: SecretDirectory,
   authenticator: MerchantAuthenticator,
   failures: AuthFailureGuard,
+  clientKey: AddressKey,
 ) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const secret = secretFromAuthorization(req.get('authorization'));
@@ -56,11 +58,6 @@ export function authenticate(
     res.locals.merchant = merchant;
     next();
   };
-}
-
-/** The key failures are counted under: the client address as Express resolved it. */
-function clientKey(req: Request): string {
-  return req.ip ?? 'unknown';
 }
 
 function tooManyFailures(res: Response, gate: RateDecision): void {

@@ -2,6 +2,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { isAppError } from '@aff/api';
 import type { Logger } from '@aff/logging';
+import { redactUrl } from '@aff/telemetry';
 
 export function notFound(_req: Request, res: Response): void {
   res.status(404).json({ error: 'Not found.' });
@@ -13,7 +14,7 @@ interface HttpError {
 }
 
 export function errorHandler(log: Logger) {
-  return (error: unknown, _req: Request, res: Response, next: NextFunction): void => {
+  return (error: unknown, req: Request, res: Response, next: NextFunction): void => {
     if (res.headersSent) return next(error);
     const httpError = (error ?? {}) as HttpError;
     if (httpError.type === 'entity.too.large') {
@@ -34,7 +35,10 @@ export function errorHandler(log: Logger) {
     ) {
       res.status(httpError.status).json({ error: 'Bad request.' });
     } else {
-      log.error({ err: error, requestId: res.locals.requestId }, 'request failed');
+      log.error(
+        { err: error, requestId: res.locals.requestId, url: redactUrl(req.originalUrl) },
+        'request failed',
+      );
       res.status(500).json({ error: 'Internal server error.' });
     }
   };

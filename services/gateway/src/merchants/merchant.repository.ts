@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Model } from 'mongoose';
 import type { MerchantRecord } from './merchant.schema';
+import { newAddressSalt } from '../http/client-address';
 import {
   hashSecret,
   issueApiSecret,
@@ -27,6 +28,7 @@ export class MerchantRepository {
       public_key: credentials.publicKey,
       processor_signing_secret: credentials.processorSigningSecret,
       rate_limit: rateLimit,
+      client_address_salt: newAddressSalt(),
       created_at: now,
       updated_at: now,
     };
@@ -54,6 +56,32 @@ export class MerchantRepository {
 
   async findById(id: string): Promise<MerchantRecord | null> {
     return this.model.findById(id).lean<MerchantRecord>().exec();
+  }
+
+  /**
+   * Gives every merchant made before salts existed one of its own. Conditional, so gateways
+   * starting together never replace each other's salt. Returns how many were missing.
+   */
+  async ensureAddressSalts(): Promise<number> {
+    const missing = await this.model
+      .find({ client_address_salt: { $exists: false } }, { _id: 1 })
+      .lean<{ _id: string }[]>()
+      .exec();
+    for (const { _id } of missing) await this.addressSaltOf(_id);
+    return missing.length;
+  }
+
+  /** The merchant's salt, made now if it has none yet. */
+  async addressSaltOf(id: string): Promise<string> {
+    await this.model
+      .updateOne(
+        { _id: id, client_address_salt: { $exists: false } },
+        { $set: { client_address_salt: newAddressSalt() } },
+      )
+      .exec();
+    const salt = (await this.findById(id))?.client_address_salt;
+    if (!salt) throw new Error(`merchant ${id}: no client address salt`);
+    return salt;
   }
 
   /** Replaces the API secret; the old one stops matching immediately. */

@@ -12,6 +12,11 @@ export interface MerchantRecord {
   processor_signing_secret: string;
   /** Requests per window; null means the gateway default. */
   rate_limit: number | null;
+  /**
+   * Key of the client address hashes services receive for this merchant (HMAC-SHA256). Made
+   * with the merchant; merchants made before it get one at the gateway's start or first use.
+   */
+  client_address_salt?: string;
   created_at: Date;
   updated_at: Date;
 }
@@ -25,6 +30,7 @@ const schema = new Schema<MerchantRecord>(
     public_key: { type: String, required: true },
     processor_signing_secret: { type: String, required: true },
     rate_limit: { type: Number, default: null },
+    client_address_salt: { type: String },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },

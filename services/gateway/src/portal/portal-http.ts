@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { isAppError } from '@aff/api';
 import type { Logger } from '@aff/logging';
+import { redactUrl } from '@aff/telemetry';
 import { html, type SafeHtml } from './html';
 import { messageBody } from './other-pages';
 import { PortalReplyError } from './portal-data';
@@ -67,7 +68,7 @@ export function securityHeaders(_req: Request, res: Response, next: NextFunction
 }
 
 export function portalErrors(log: Logger) {
-  return (error: unknown, _req: Request, res: Response, next: NextFunction) => {
+  return (error: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error);
     if (error instanceof PortalReplyError && error.status < 500) {
       page(res, error.status, 'Request not possible', {
@@ -88,7 +89,10 @@ export function portalErrors(log: Logger) {
       });
       return;
     }
-    log.error({ err: error, requestId: res.locals.requestId }, 'portal request failed');
+    log.error(
+      { err: error, requestId: res.locals.requestId, url: redactUrl(req.originalUrl) },
+      'portal request failed',
+    );
     page(res, 500, 'Something went wrong', {
       body: messageBody('Something went wrong', 'Please try again in a moment.'),
     });

@@ -11,10 +11,16 @@ import { rateLimitHeaders, type MerchantRateLimiter } from '../rate-limit/mercha
 import { validProcessorEvent } from './processor-event';
 import { verifyProcessorSignature } from './processor-signature';
 import type { PublicKeyResolver } from './public-key-resolver';
+import { addressHash, clientAddress, type AddressKey } from '../http/client-address';
+import type { MerchantRecord } from '../merchants/merchant.schema';
 import { trackerScript } from './tracker-script';
 
 export interface PublicRouteDeps {
   keys: PublicKeyResolver;
+  /** Redis key of a client address for the per-address limit (a keyed hash). */
+  addressKey: AddressKey;
+  /** The merchant's client address salt (made on first use for merchants older than salts). */
+  addressSaltOf: (merchant: MerchantRecord) => Promise<string>;
   limiter: MerchantRateLimiter;
   /** Requests per window per client IP on `/t/v1`. */
   ipPoints: number;
@@ -112,7 +118,7 @@ function allowAnyOrigin(req: Request, res: Response, next: NextFunction): void {
 
 function limitPerIp(deps: PublicRouteDeps) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const decision = await deps.limiter.consume(`ip:${req.ip ?? 'unknown'}`, deps.ipPoints);
+    const decision = await deps.limiter.consume(deps.addressKey(req), deps.ipPoints);
     res.set(rateLimitHeaders(decision));
     if (!decision.allowed) {
       res.setHeader('Retry-After', String(decision.resetSeconds));
@@ -134,10 +140,19 @@ function forwardToTracking(deps: PublicRouteDeps, operation: 'recordVisit' | 're
       res.status(401).json({ error: 'Invalid public key.' });
       return;
     }
+    const salt = await deps.addressSaltOf(merchant);
     const reply = await deps.rpc.call(
       'tracking',
       operation,
-      { merchant_id: merchant._id, params: {}, query: {}, body, expand: [], api_key_id: null },
+      {
+        merchant_id: merchant._id,
+        params: {},
+        query: {},
+        body,
+        expand: [],
+        api_key_id: null,
+        client_address_hash: addressHash(salt, clientAddress(req)),
+      },
       res.locals.requestId as string,
     );
     res.status(reply.status).json(reply.body);
