@@ -98,7 +98,7 @@ export function buildPayout(deps: ServiceDeps<PayoutConfig, PayoutModels>) {
     },
     log.child({ component: 'payments' }),
   );
-  const pay = new PayPayout(payouts, steps, recorder, refresher, presenter, worker);
+  const pay = new PayPayout(payouts, steps, recorder, refresher, presenter, worker, holds);
   const readModels = new ReadModels(commissions, affiliates, campaigns, claims, refresher);
   const exportPresenter = new ExportPresenter(config.PUBLIC_URL);
   const settle = new SettleExport(
@@ -123,6 +123,9 @@ export function buildPayout(deps: ServiceDeps<PayoutConfig, PayoutModels>) {
   const recovery = new ExportRecovery(
     exports,
     settle,
+    holds,
+    steps,
+    refresher,
     { everyMs: config.PAYOUT_EXPORT_SWEEP_MS, leaseMs: config.PAYOUT_EXPORT_LEASE_MS },
     log.child({ component: 'exports' }),
   );

@@ -5,7 +5,7 @@
  */
 import type { FilterQuery, Model } from 'mongoose';
 import type { PayoutHolds } from '../domain/exports/export-ports';
-import type { PayoutHold, PayoutRecord } from '../domain/records';
+import { PAY_HOLD, type PayoutHold, type PayoutRecord } from '../domain/records';
 import type { PayoutDoc } from './payout.schema';
 
 const VISIBLE = { commission_count: { $gt: 0 } };
@@ -88,5 +88,28 @@ export class PayoutHoldRepository implements PayoutHolds {
       export_count: doc?.export_count ?? 0,
       export_changed_at: doc?.export_changed_at ?? null,
     };
+  }
+
+  async takeForPay(merchantId: string, payoutId: string): Promise<boolean> {
+    const result = await this.model
+      .updateOne(
+        { _id: payoutId, merchant_id: merchantId, export_id: { $in: [null, PAY_HOLD] } },
+        { $set: { export_id: PAY_HOLD, export_changed_at: new Date() } },
+      )
+      .exec();
+    return result.matchedCount === 1;
+  }
+
+  async stalePayHolds(olderThan: Date, limit: number): Promise<PayoutRecord[]> {
+    // Scans on the local server (no index on export_id alone); pay holds are few and brief.
+    return this.model
+      .find({ export_id: PAY_HOLD, export_changed_at: { $lte: olderThan } })
+      .limit(limit)
+      .lean<PayoutDoc[]>()
+      .exec();
+  }
+
+  async releasePayHold(merchantId: string, payoutId: string): Promise<boolean> {
+    return this.release(merchantId, payoutId, PAY_HOLD);
   }
 }

@@ -45,6 +45,12 @@ export interface PayoutRecord {
 }
 
 /** The export hold of a payout, as the derivation reads it. */
+/**
+ * `export_id` of a payout taken by a direct `pay` rather than an export: never an export's id
+ * (those are UUIDs), so an export's conditional take (`export_id: null`) cannot match it.
+ */
+export const PAY_HOLD = 'pay';
+
 export type PayoutHold = Required<
   Pick<PayoutRecord, 'export_id' | 'export_count' | 'export_changed_at'>
 >;

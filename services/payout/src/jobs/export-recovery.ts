@@ -5,7 +5,9 @@
  */
 import type { IntervalJob } from '@aff/kernel';
 import type { Logger } from '@aff/logging';
-import type { ExportStore } from '../domain/exports/export-ports';
+import type { ExportStore, PayoutHolds } from '../domain/exports/export-ports';
+import type { PaymentStepStore } from '../domain/ports';
+import type { PayoutRefresher } from '../domain/payout-refresher';
 import type { SettleExport } from '../domain/exports/settle-export';
 
 const BATCH = 20;
@@ -20,6 +22,9 @@ export class ExportRecovery {
   constructor(
     private readonly exports: ExportStore,
     private readonly settle: SettleExport,
+    private readonly holds: Pick<PayoutHolds, 'stalePayHolds' | 'releasePayHold'>,
+    private readonly steps: Pick<PaymentStepStore, 'isRequested'>,
+    private readonly refresher: Pick<PayoutRefresher, 'refresh'>,
     private readonly opts: ExportRecoveryOptions,
     private readonly log: Logger,
   ) {}
@@ -57,6 +62,15 @@ export class ExportRecovery {
       this.log.info({ exportId: found._id }, 'unfinished payout export cancellation resumed');
       await this.settle.finishCancel(found);
       moved++;
+    }
+    // A pay that died between holding the payout and requesting its payment: let it go.
+    for (const held of await this.holds.stalePayHolds(olderThan, BATCH)) {
+      if (await this.steps.isRequested(held.merchant_id, held._id)) continue;
+      if (await this.holds.releasePayHold(held.merchant_id, held._id)) {
+        this.log.warn({ payoutId: held._id }, 'pay hold without a payment released');
+        await this.refresher.refresh(held.merchant_id, held._id, {});
+        moved++;
+      }
     }
     return moved;
   }

@@ -103,4 +103,14 @@ export interface PayoutHolds {
   release(merchantId: string, payoutId: string, exportId: string): Promise<boolean>;
   heldBy(merchantId: string, exportId: string): Promise<string[]>;
   holdOf(merchantId: string, payoutId: string): Promise<PayoutHold>;
+  /**
+   * Takes an unheld payout for a direct `pay` (`PAY_HOLD`), the same field an export takes, so
+   * of a pay and an export racing for a payout exactly one wins. True also when pay held it
+   * already (a retried pay after a crash); false when an export holds it.
+   */
+  takeForPay(merchantId: string, payoutId: string): Promise<boolean>;
+  /** Pay holds older than `olderThan`, for the recovery to release those with no payment. */
+  stalePayHolds(olderThan: Date, limit: number): Promise<PayoutRecord[]>;
+  /** Releases a pay hold (a pay that died before its payment was requested). */
+  releasePayHold(merchantId: string, payoutId: string): Promise<boolean>;
 }
