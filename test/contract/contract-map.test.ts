@@ -7,39 +7,31 @@ import {
   OPERATIONS,
   SERVICES,
   buildOpenApiDocument,
+  defineOperation,
   isInternalOperation,
   openApiPath,
   operationList,
+  operationSubject,
+  type ServiceName,
 } from '@aff/contracts';
 import { checkHandlers } from '@aff/messaging';
-import { affiliateRpc } from '../../services/affiliate/src/rpc/affiliate.rpc';
-import { campaignRpc } from '../../services/affiliate/src/rpc/campaign.rpc';
-import { couponRpc, magicLinkRpc } from '../../services/affiliate/src/rpc/coupon.rpc';
-import { emailRpc } from '../../services/affiliate/src/rpc/email.rpc';
-import { linkRpc } from '../../services/affiliate/src/rpc/link.rpc';
-import { commissionRpc } from '../../services/commission/src/rpc/commission.rpc';
-import { payoutExportRpc } from '../../services/payout/src/rpc/payout-export.rpc';
-import { payoutRpc } from '../../services/payout/src/rpc/payout.rpc';
-import { trackingRpc } from '../../services/tracking/src/rpc/tracking.rpc';
-import { deliveryRpc } from '../../services/webhook/src/rpc/delivery.rpc';
-import { endpointRpc } from '../../services/webhook/src/rpc/endpoint.rpc';
-import { apiRoutes } from '../../services/gateway/src/http/routes';
+import { affiliateRpcTable } from '../../services/affiliate/src/rpc/rpc-table';
+import { commissionRpcTable } from '../../services/commission/src/rpc/rpc-table';
+import { payoutRpcTable } from '../../services/payout/src/rpc/rpc-table';
+import { trackingRpcTable } from '../../services/tracking/src/rpc/rpc-table';
+import { webhookRpcTable } from '../../services/webhook/src/rpc/rpc-table';
+import { apiRoutes, type Route } from '../../services/gateway/src/http/routes';
 
-// Handler factories only close over their use cases; building a table calls none of them.
-const none = {} as never;
-const tables: Record<(typeof SERVICES)[number], Record<string, unknown>> = {
-  affiliate: {
-    ...affiliateRpc(none),
-    ...campaignRpc(none),
-    ...linkRpc(none),
-    ...couponRpc(none),
-    ...magicLinkRpc(none),
-    ...emailRpc(none, none),
-  },
-  tracking: trackingRpc(none),
-  commission: commissionRpc(none, none),
-  payout: { ...payoutRpc(none), ...payoutExportRpc(none) },
-  webhook: { ...endpointRpc(none), ...deliveryRpc(none) },
+// Handler factories only close over their use cases; building a table calls none of them. The
+// stand-in answers any property with itself, so factories that destructure their use cases work.
+const none: never = new Proxy({}, { get: (_target, _key, self: unknown) => self }) as never;
+// Each service's complete table, built by the same function its definition hands to the kernel.
+const tables: Record<ServiceName, Record<string, unknown>> = {
+  affiliate: affiliateRpcTable(none),
+  tracking: trackingRpcTable(none),
+  commission: commissionRpcTable(none),
+  payout: payoutRpcTable(none),
+  webhook: webhookRpcTable(none),
 };
 
 it.each(SERVICES)(
@@ -57,9 +49,16 @@ it('a service whose table lacks an operation of the map is refused at start', ()
   );
 });
 
-it('operation names are unique, and every service-owned operation derives its subject', () => {
-  const names = operationList().map((operation) => operation.name);
-  expect(new Set(names).size).toBe(names.length);
+it('every service-owned operation derives its subject rpc.<owner>.<key>, where its handler is', () => {
+  const owned = Object.entries(OPERATIONS).filter(
+    (entry): entry is [string, (typeof entry)[1] & { owner: ServiceName }] =>
+      entry[1].owner !== 'gateway',
+  );
+  expect(owned.length).toBeGreaterThan(SERVICES.length);
+  for (const [key, operation] of owned) {
+    expect(operationSubject(operation)).toBe(`rpc.${operation.owner}.${key}`);
+    expect(typeof tables[operation.owner][key]).toBe('function');
+  }
 });
 
 it('the gateway proxies exactly the API-secret operations of the map, each method once', () => {
@@ -74,9 +73,60 @@ it('the gateway proxies exactly the API-secret operations of the map, each metho
   const actual = routes.map((r) => `${r.method} ${r.path} -> ${r.service}.${r.operation}`);
   expect([...actual].sort()).toEqual([...expected].sort());
   expect(new Set(actual.map((r) => r.split(' -> ')[0])).size).toBe(actual.length);
-  // A literal segment is matched before a parameter in the same place.
-  const paths = routes.map((r) => `${r.method} ${r.path}`);
-  expect(paths.indexOf('post /v1/payouts/generate')).toBeGreaterThanOrEqual(0);
+});
+
+/** Whether `literal` is `param`'s path with literal segments where `param` has parameters. */
+function literalOf(literal: string, param: string): boolean {
+  const a = literal.split('/');
+  const b = param.split('/');
+  if (a.length !== b.length || literal === param) return false;
+  return a.every(
+    (segment, i) => segment === b[i] || (b[i]!.startsWith(':') && !segment.startsWith(':')),
+  );
+}
+
+/** Every pair of routes where a literal segment stands against a parameter, as index pairs. */
+function literalParamPairs(routes: Route[]): { literal: string; param: string; before: boolean }[] {
+  return routes.flatMap((literal, i) =>
+    routes.flatMap((param, j) =>
+      literalOf(literal.path, param.path)
+        ? [{ literal: literal.path, param: param.path, before: i < j }]
+        : [],
+    ),
+  );
+}
+
+it('the gateway matches literal segments first: /v1/payouts/generate comes before /v1/payouts/:id', () => {
+  const pairs = literalParamPairs(apiRoutes());
+  expect(pairs).toContainEqual({
+    literal: '/v1/payouts/generate',
+    param: '/v1/payouts/:id',
+    before: true,
+  });
+  expect(pairs.filter((pair) => !pair.before)).toEqual([]);
+});
+
+it('the gateway puts a literal route first even when the map declares the parameter first', () => {
+  const route = (name: string, path: string) =>
+    defineOperation({
+      name,
+      owner: 'payout',
+      auth: 'apiSecret',
+      summary: name,
+      http: { method: 'post', path },
+      response: { status: 200, description: name },
+      errors: [],
+    });
+  const routes = apiRoutes([
+    route('updateThing', '/v1/things/:id'),
+    route('archiveThing', '/v1/things/:id/archive'),
+    route('bulkThings', '/v1/things/bulk'),
+    route('archiveAll', '/v1/things/all/archive'),
+  ]);
+  expect(literalParamPairs(routes)).toEqual([
+    { literal: '/v1/things/all/archive', param: '/v1/things/:id/archive', before: true },
+    { literal: '/v1/things/bulk', param: '/v1/things/:id', before: true },
+  ]);
 });
 
 it('the OpenAPI document lists every HTTP operation of the map with its responses', () => {

@@ -24,10 +24,7 @@ import { AffiliatePresenter } from './domain/affiliate-presenter';
 import { AffiliateUseCases } from './domain/affiliates';
 import { CampaignUseCases } from './domain/campaigns';
 import { LinkUseCases } from './domain/links';
-import { affiliateRpc } from './rpc/affiliate.rpc';
-import { campaignRpc } from './rpc/campaign.rpc';
-import { linkRpc } from './rpc/link.rpc';
-import { couponRpc, magicLinkRpc } from './rpc/coupon.rpc';
+import { affiliateRpcTable } from './rpc/rpc-table';
 import { couponModel } from './data/coupon.schema';
 import { ssoTokenModel } from './data/sso-token.schema';
 import { affiliateRetention } from './data/retention';
@@ -99,16 +96,19 @@ export async function buildAffiliate(deps: ServiceDeps<AffiliateConfig, Affiliat
       { everyMs: COUNTER_REPAIR_MS, run: () => derived.repair(), failure: 'counter repair failed' },
       retentionJob(affiliateRetention(mongo), config.RETENTION_PRUNE_MS),
     ],
-    rpc: {
-      ...affiliateRpc(affiliateUseCases),
-      ...campaignRpc(campaignUseCases),
-      ...linkRpc(linkUseCases),
-      ...couponRpc(new CouponUseCases(coupons, affiliates, presenter)),
-      ...magicLinkRpc(
-        new MagicLinks(new OneTimeTokenRepository(models.ssoToken), affiliates, config.PUBLIC_URL),
+    rpc: affiliateRpcTable({
+      affiliates: affiliateUseCases,
+      campaigns: campaignUseCases,
+      links: linkUseCases,
+      coupons: new CouponUseCases(coupons, affiliates, presenter),
+      magicLinks: new MagicLinks(
+        new OneTimeTokenRepository(models.ssoToken),
+        affiliates,
+        config.PUBLIC_URL,
       ),
-      ...mail.rpc,
-    },
+      emailConfirmations: mail.confirmations,
+      walletConfirmations: mail.walletConfirmations,
+    }),
   };
 }
 

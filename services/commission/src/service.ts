@@ -17,7 +17,7 @@ import { ChargeUseCases } from './domain/charges';
 import { CommissionChanges } from './domain/commission-changes';
 import { CommissionQueries } from './domain/queries';
 import { SettlementUseCases } from './domain/settlement';
-import { commissionRpc } from './rpc/commission.rpc';
+import { commissionRpcTable } from './rpc/rpc-table';
 
 export const commissionModels = (mongo: Connection) => ({
   sale: saleModel(mongo),
@@ -73,10 +73,10 @@ export function buildCommission(deps: ServiceDeps<CommissionConfig, CommissionMo
         failure: 'due sweep failed',
       },
     ],
-    rpc: commissionRpc(
-      new CommissionQueries(commissions, sales, newest),
-      new CommissionChanges(commissions, sales, settlement),
-    ),
+    rpc: commissionRpcTable({
+      queries: new CommissionQueries(commissions, sales, newest),
+      changes: new CommissionChanges(commissions, sales, settlement),
+    }),
   };
 }
 

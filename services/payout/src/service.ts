@@ -34,8 +34,7 @@ import { startCommissionConsumer } from './consumers/commission.consumer';
 import { ExportRecovery } from './jobs/export-recovery';
 import { generateJob } from './jobs/generate-scheduler';
 import { PaymentWorker } from './jobs/payment-worker';
-import { payoutExportRpc } from './rpc/payout-export.rpc';
-import { payoutRpc } from './rpc/payout.rpc';
+import { payoutRpcTable } from './rpc/rpc-table';
 
 export const payoutModels = (mongo: Connection) => ({
   payout: payoutModel(mongo),
@@ -143,14 +142,14 @@ export function buildPayout(deps: ServiceDeps<PayoutConfig, PayoutModels>) {
     ],
     workers: [worker],
     intervals: [generateJob(generate, config.PAYOUT_GENERATE_INTERVAL_MS, log), recovery.job()],
-    rpc: {
-      ...payoutRpc({ queries: new PayoutQueries(payouts, presenter), pay, generate }),
-      ...payoutExportRpc({
+    rpc: payoutRpcTable({
+      payouts: { queries: new PayoutQueries(payouts, presenter), pay, generate },
+      exports: {
         create: createExport,
         settle,
         queries: new ExportQueries(exports, exportPresenter),
-      }),
-    },
+      },
+    }),
   };
 }
 

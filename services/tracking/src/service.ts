@@ -35,7 +35,7 @@ import { VisitUseCases } from './domain/visits';
 import { VisitIntake } from './domain/visit-intake';
 import { ReferralsWithIntake } from './domain/referrals-with-intake';
 import { RpcAffiliateDirectory } from './affiliate-directory';
-import { trackingRpc } from './rpc/tracking.rpc';
+import { trackingRpcTable } from './rpc/rpc-table';
 
 export const trackingModels = (mongo: Connection) => ({
   referral: referralModel(mongo),
@@ -131,7 +131,7 @@ export async function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingMo
         }),
     ],
     intervals: [retentionJob([processed.retention], config.RETENTION_PRUNE_MS)],
-    rpc: trackingRpc({
+    rpc: trackingRpcTable({
       visits,
       queries: new ReferralQueries(referrals, presenter),
       referrals,

@@ -24,8 +24,7 @@ import { EndpointUseCases } from './domain/endpoints';
 import { FanOut } from './domain/fan-out';
 import { DeliveryDispatcher } from './outbound/dispatcher';
 import { HttpWebhookSender } from './outbound/http-sender';
-import { deliveryRpc } from './rpc/delivery.rpc';
-import { endpointRpc } from './rpc/endpoint.rpc';
+import { webhookRpcTable } from './rpc/rpc-table';
 
 /** A claim outlives the request's deadline by this much before another sender may take over. */
 const LEASE_MARGIN_MS = 5000;
@@ -109,7 +108,7 @@ export function buildWebhook(deps: ServiceDeps<WebhookConfig, WebhookModels>) {
         log,
       ),
     ],
-    rpc: { ...endpointRpc(endpointUseCases), ...deliveryRpc(deliveryUseCases) },
+    rpc: webhookRpcTable({ endpoints: endpointUseCases, deliveries: deliveryUseCases }),
     close: () => sender.close(),
     readyFields: {
       allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,

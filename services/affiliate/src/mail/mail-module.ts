@@ -12,13 +12,14 @@ import type { AffiliatePresenter } from '../domain/affiliate-presenter';
 import { EmailConfirmations } from '../domain/email-confirmations';
 import { WalletConfirmations } from '../domain/wallet-confirmations';
 import type { AffiliateStore } from '../domain/ports';
-import { emailRpc, type EmailRpc } from '../rpc/email.rpc';
 import { AffiliateMailer } from './affiliate-mailer';
 import { createMailTransport } from './mail-transport';
 import { OnceMailer } from './once-mailer';
 
 export interface MailModule {
-  rpc: EmailRpc;
+  /** For the RPC table (`confirmEmail`, `confirmWallet`). */
+  confirmations: EmailConfirmations;
+  walletConfirmations: WalletConfirmations;
   start(nc: NatsConnection): Promise<RunningConsumer[]>;
 }
 
@@ -58,7 +59,8 @@ export async function mailModule(deps: {
     ttlMs,
   );
   return {
-    rpc: emailRpc(confirmations, walletConfirmations),
+    confirmations,
+    walletConfirmations,
     start: (nc) => startMailConsumers(nc, mailer, deps.log),
   };
 }
