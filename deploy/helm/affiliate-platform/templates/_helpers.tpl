@@ -116,6 +116,7 @@ Call with (dict "root" $ "name" $name "c" $c).
 {{- $c := .c }}
 {{- $env := dict "LOG_LEVEL" (toString $root.Values.logLevel) "OTEL_SERVICE_NAME" .name "MONGO_DB" (toString ($c.mongoDb | default .name)) }}
 {{- $_ := set $env "NATS_STREAM_REPLICAS" (toString ($root.Values.nats.streamReplicas | default 1)) }}
+{{- $_ := set $env "PUBLIC_URL" (toString $root.Values.publicUrl) }}
 {{- with $root.Values.telemetry.otlpEndpoint }}
 {{- $_ := set $env "OTEL_EXPORTER_OTLP_ENDPOINT" (toString .) }}
 {{- end }}
