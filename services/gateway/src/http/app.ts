@@ -54,9 +54,11 @@ export function buildApp(deps: AppDeps): Express {
     res.json({ status: 'ok' });
   });
   // No `/metrics` here: Prometheus scrapes the operations port (OPS_PORT, ../service.ts).
+  // Load balancers that only reach the API port learn ready or not; which dependency is down
+  // is operational data, answered on the operations port only.
   app.get('/readyz', async (_req, res) => {
-    const result = await runChecks(deps.readiness, deps.degradable);
-    res.status(result.ready ? 200 : 503).json(result);
+    const { ready } = await runChecks(deps.readiness, deps.degradable);
+    res.status(ready ? 200 : 503).json({ ready });
   });
 
   // Before `/v1`'s authentication: the document and its reference page need no credentials.
