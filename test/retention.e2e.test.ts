@@ -30,6 +30,23 @@ const cases: { service: string; collection: string; doc: (at: Date) => Record<st
   [
     { service: 'tracking', collection: 'processed_events', doc: (at) => ({ processed_at: at }) },
     {
+      service: 'tracking',
+      collection: 'portal_sign_ins',
+      doc: (at) => ({ merchant_id: 'm', affiliate_id: 'a', address_hash: 'h', signed_in_at: at }),
+    },
+    {
+      service: 'tracking',
+      collection: 'address_hits',
+      doc: (at) => ({
+        merchant_id: 'm',
+        affiliate_id: 'a',
+        address_hash: 'h',
+        hits: [],
+        version: 1,
+        updated_at: at,
+      }),
+    },
+    {
       service: 'affiliate',
       collection: 'sent_mails',
       doc: (at) => ({ state: 'sent', claim: 'c', claimed_at: at, sent_at: at }),
@@ -89,8 +106,11 @@ it.each(cases)('$service prunes $collection past its retention', async (c) => {
   const old = `old-${randomUUID()}`;
   const kept = `kept-${randomUUID()}`;
   // A current record of a handled event is "now"; a current token or session expires later.
-  const current =
-    c.collection === 'processed_events' || c.collection === 'sent_mails' ? new Date() : soon;
+  const current = ['processed_events', 'sent_mails', 'portal_sign_ins', 'address_hits'].includes(
+    c.collection,
+  )
+    ? new Date()
+    : soon;
   await collection.insertMany([
     { _id: old, ...c.doc(longAgo) },
     { _id: kept, ...c.doc(current) },

@@ -20,6 +20,7 @@ export const rpcRequestSchema = z.object({
    * On public intake calls: the client's address as HMAC-SHA256 under the merchant's own salt
    * (the gateway keeps the salt; services never see the address). Equal hashes mean the same
    * address for this merchant; nothing more can be learned from it.
+   * Tracking's fraud signals compare these hashes (docs/fraud.md).
    */
   client_address_hash: z.string().optional(),
 });

@@ -17,6 +17,8 @@ import {
 import type { Connection } from 'mongoose';
 import { configSchema, loadTrackingConfig, type TrackingConfig } from './config';
 import { catalogConsumer } from './consumers/catalog.consumer';
+import { signInsConsumer } from './consumers/sign-ins.consumer';
+import { AddressFactsRepository, addressFactModels } from './data/address-facts.repository';
 import { PROCESSOR_EVENT_TYPE, processorConsumer } from './consumers/processor.consumer';
 import { CachedCatalogRepository } from './data/catalog-cache';
 import { LinkCountsMemory } from './data/link-counts';
@@ -40,6 +42,7 @@ import { trackingRpcTable } from './rpc/rpc-table';
 export const trackingModels = (mongo: Connection) => ({
   referral: referralModel(mongo),
   catalog: catalogModels(mongo),
+  addressFacts: addressFactModels(mongo),
 });
 type TrackingModels = ReturnType<typeof trackingModels>;
 
@@ -79,8 +82,8 @@ export async function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingMo
     for (const event of events) await publisher.publish(event, context);
   });
   const referrals = new ReferralsWithIntake(stored, queue, intake);
-  // Address facts (portal sign-ins, the 24 h counts) join once the gateway hands over hashes.
-  const fraud = new FraudCheck(null);
+  const addressFacts = new AddressFactsRepository(models.addressFacts);
+  const fraud = new FraudCheck(addressFacts);
   const visits = new VisitUseCases(referrals, catalog, writer, queue, fraud);
   const processed = new ProcessedEvents(mongo, (error) =>
     log.warn({ err: (error as Error).message }, 'processor event applied but not recorded'),
@@ -119,6 +122,13 @@ export async function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingMo
           ...catalogConsumer(catalogRepo),
           log,
         }),
+      () =>
+        startConsumer(nc, {
+          stream: STREAMS.affiliate.name,
+          durable: 'tracking-sign-ins',
+          ...signInsConsumer(addressFacts),
+          log,
+        }),
       // In order per processor customer, across replicas: a charge must find the referral its
       // customer event attached, and a refund must not overtake the charge it refunds.
       () =>
@@ -130,7 +140,9 @@ export async function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingMo
           log,
         }),
     ],
-    intervals: [retentionJob([processed.retention], config.RETENTION_PRUNE_MS)],
+    intervals: [
+      retentionJob([processed.retention, ...addressFacts.retention], config.RETENTION_PRUNE_MS),
+    ],
     rpc: trackingRpcTable({
       visits,
       queries: new ReferralQueries(referrals, presenter),

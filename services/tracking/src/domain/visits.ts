@@ -20,7 +20,12 @@ export class VisitUseCases {
   ) {}
 
   /** `input`: the request body, checked against the contract map's schema. */
-  async recordVisit(ctx: CallContext, input: VisitBody): Promise<VisitAnswer> {
+  /** `addressHash`: the client address as the gateway's keyed hash, when it sent one. */
+  async recordVisit(
+    ctx: CallContext,
+    input: VisitBody,
+    addressHash: string | null = null,
+  ): Promise<VisitAnswer> {
     const { token, url, referrer, referral: referralId } = input;
     const attribution = await this.catalog.byToken(ctx.merchantId, token);
     if (!attribution) throw new AppError('not_found', `Link not found: ${token}`);
@@ -48,9 +53,20 @@ export class VisitUseCases {
     const fresh = newReferral(ctx.merchantId, attribution, now, {
       landing_url: url ?? null,
       referrer: referrer ?? null,
+      address_hash: addressHash,
     });
     // Checked before it is queued, so the intake writes the referral with what was found.
-    const fraud = await this.fraud.evaluate(fresh, attribution, { landingUrl: url ?? null }, now);
+    const fraud = await this.fraud.evaluate(
+      fresh,
+      attribution,
+      {
+        landingUrl: url ?? null,
+        // A visit is checked against the affiliate's sign-ins; only leads and customers count
+        // towards `ip_velocity`.
+        address: { hash: addressHash, source: 'visit', counts: false },
+      },
+      now,
+    );
     const record: ReferralRecord = { ...fresh, ...fraud.set };
     // Durable-first: answered once the visit is queued; the intake consumer writes the referral
     // (in batches) and publishes its `referral.created`. Readers of a referral still queued
@@ -65,12 +81,16 @@ export class VisitUseCases {
    * Answered like a visit: anyone with the public key and a referral id calls this, so the
    * answer carries nothing of the affiliate but its id and first name (DESIGN.md section 3).
    */
-  async recordLead(ctx: CallContext, input: LeadBody): Promise<LeadAnswer> {
+  async recordLead(
+    ctx: CallContext,
+    input: LeadBody,
+    addressHash: string | null = null,
+  ): Promise<LeadAnswer> {
     const { referral: referralId, email } = input;
     for (;;) {
       const current = await this.referrals.findById(ctx.merchantId, referralId);
       if (!current) throw errors.notFound('Referral', referralId);
-      const view = await this.leadStep(ctx, current, email);
+      const view = await this.leadStep(ctx, current, email, addressHash);
       if (view) return this.publicAnswer(ctx, current, view);
     }
   }
@@ -95,6 +115,7 @@ export class VisitUseCases {
     ctx: CallContext,
     current: ReferralRecord,
     email: string,
+    addressHash: string | null,
   ): Promise<ReferralView | null> {
     const now = this.now();
     if (current.conversion_state !== 'visitor' || !isLive(current, now)) {
@@ -111,7 +132,8 @@ export class VisitUseCases {
       attribution,
       {
         email: { value: email, source: 'lead' },
-        address: { hash: current.address_hash, source: 'lead', counts: true },
+        // The lead's own address; a lead reported without one counts from the visit's.
+        address: { hash: addressHash ?? current.address_hash, source: 'lead', counts: true },
       },
       now,
     );

@@ -20,9 +20,21 @@ export function trackingRpc(deps: {
   });
   return {
     recordVisit: async (req, rpc) =>
-      ok(await deps.visits.recordVisit(ctx(req.merchant_id, rpc.requestId), req.body)),
+      ok(
+        await deps.visits.recordVisit(
+          ctx(req.merchant_id, rpc.requestId),
+          req.body,
+          req.client_address_hash ?? null,
+        ),
+      ),
     recordLead: async (req, rpc) =>
-      ok(await deps.visits.recordLead(ctx(req.merchant_id, rpc.requestId), req.body)),
+      ok(
+        await deps.visits.recordLead(
+          ctx(req.merchant_id, rpc.requestId),
+          req.body,
+          req.client_address_hash ?? null,
+        ),
+      ),
     listReferrals: async (req) => ok(await deps.queries.list(req.merchant_id, req.query)),
     reviewReferral: async (req, rpc) =>
       ok(
