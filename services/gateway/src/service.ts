@@ -127,6 +127,10 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     portal: {
       rpc,
       sessions: new PortalSessions(portalSessions, config.PORTAL_SESSION_HOURS * 3_600_000),
+      signIns: {
+        publisher: new EventPublisher(nc),
+        addressSaltOf: (merchantId) => merchantRepository.addressSaltOf(merchantId),
+      },
       publicUrl: config.PUBLIC_URL,
       log,
     },

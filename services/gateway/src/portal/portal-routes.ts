@@ -31,6 +31,7 @@ import {
   securityHeaders,
 } from './portal-http';
 import type { PortalSessions } from './portal-sessions';
+import { announceSignIn, type SignInAnnouncer } from './sign-in-event';
 import { clearSessionCookie, isHttps, readSessionCookie, setSessionCookie } from './session-cookie';
 
 export interface PortalDeps {
@@ -38,6 +39,7 @@ export interface PortalDeps {
   sessions: PortalSessions;
   publicUrl: string;
   log: Logger;
+  signIns: Omit<SignInAnnouncer, 'log'>;
 }
 
 export function portalRouter(deps: PortalDeps): Router {
@@ -70,6 +72,7 @@ export function portalRouter(deps: PortalDeps): Router {
       `${affiliate.first_name} ${affiliate.last_name}`,
     );
     setSessionCookie(res, opened.token, opened.session.expiresAt, isHttps(req, deps.publicUrl));
+    await announceSignIn({ ...deps.signIns, log: deps.log }, merchantId, affiliate.id, req);
     res.redirect(303, '/portal');
   });
 
