@@ -301,27 +301,13 @@ describe('generated from the contract map', () => {
   });
 });
 
-describe('types (checked by the build: tsc -p tsconfig.json covers libs/*/test)', () => {
+describe('types', () => {
   it('types inputs and outputs from the map', async () => {
     const client = createClient({ baseUrl, apiSecret: 's' });
     replies.push(() => ({ status: 200, body: { id: 'a1', email: 'a@b.cd' } }));
     const created = await client.affiliates.create({ first_name: 'A', last_name: 'B', email: 'e' });
     const email: string = created.email;
     expect(email).toBe('a@b.cd');
-    const typeOnly = () => {
-      // @ts-expect-error email is required
-      void client.affiliates.create({ first_name: 'A', last_name: 'B' });
-      // @ts-expect-error state is one of the affiliate states
-      void client.affiliates.update({ id: 'x', state: 'sleeping' });
-      // @ts-expect-error get needs the id
-      void client.affiliates.get();
-      // @ts-expect-error no such namespace method
-      void client.coupons.update({ id: 'x' });
-      // @ts-expect-error reads take no idempotency key
-      void client.affiliates.list({}, { idempotencyKey: 'k' });
-      // @ts-expect-error expand[] takes the names the operation lists
-      void client.commissions.list({ 'expand[]': ['secrets'] });
-    };
-    expect(typeof typeOnly).toBe('function');
   });
+  // What does not compile is checked by tsc, not jest: client.type-test.ts.
 });

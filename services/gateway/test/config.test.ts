@@ -36,14 +36,17 @@ describe('gateway configuration', () => {
     expect(() => loadGatewayConfig({ ...valid, REDIS_URL: undefined, PORT: 'eighty' })).toThrow(
       ConfigError,
     );
+    let error: unknown;
     try {
       loadGatewayConfig({ ...valid, REDIS_URL: undefined, PORT: 'eighty', MONGO_URL: 'http://x' });
-    } catch (error) {
-      const problems = (error as ConfigError).problems.join('\n');
-      expect(problems).toMatch(/^PORT: /m);
-      expect(problems).toMatch(/^REDIS_URL: /m);
-      expect(problems).toMatch(/^MONGO_URL: must be a URL starting with mongodb:\/\//m);
+    } catch (thrown) {
+      error = thrown;
     }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join('\n');
+    expect(problems).toMatch(/^PORT: /m);
+    expect(problems).toMatch(/^REDIS_URL: /m);
+    expect(problems).toMatch(/^MONGO_URL: must be a URL starting with mongodb:\/\//m);
   });
 
   it('takes NATS_URL as one server or a comma-separated list, each a NATS URL, and the replica count', () => {
