@@ -2,7 +2,10 @@
  * A development aid for finding slow database access: with `MONGO_COMMAND_STATS_FILE` set,
  * every command's round trip is timed and totalled by collection, command and the shape of its
  * filter (field names only, never values), and the totals are written to
- * `<file>.<service>.json` every few seconds. Off by default; costs nothing then.
+ * `<file>.<database>.<pid>.json` every 2 s and when the process exits. Off by default; costs
+ * nothing then. One file per process, so a restarted service starts a new file and the old
+ * one keeps its final totals: the bench sums the files before and after a window to count the
+ * documents written per event (tools/devstack/src/bench/write-stats.ts).
  */
 import fs from 'node:fs';
 import type { Connection } from 'mongoose';
@@ -50,9 +53,14 @@ export function collectCommandStats(connection: Connection, dbName: string): voi
     const rows = [...totals.entries()]
       .map(([key, t]) => ({ key, ...t, avgMs: t.totalMs / t.count }))
       .sort((a, b) => b.totalMs - a.totalMs);
-    fs.writeFileSync(`${file}.${dbName}.json`, `${JSON.stringify(rows, null, 1)}\n`);
+    // Written whole and renamed, so a reader never sees half a file.
+    const target = `${file}.${dbName}.${process.pid}.json`;
+    fs.writeFileSync(`${target}.tmp`, `${JSON.stringify(rows, null, 1)}\n`);
+    fs.renameSync(`${target}.tmp`, target);
   };
   setInterval(write, 2_000).unref();
+  // A stopped service's last writes would otherwise be lost from the totals.
+  process.once('exit', write);
 }
 
 function keyOf(name: string, command: Record<string, unknown>): string {

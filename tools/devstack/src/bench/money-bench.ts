@@ -5,6 +5,9 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import type { Measurement } from './measure';
+import { settleCpu } from './settle';
+import type { VisitDrainProbe } from './visit-drain';
+import type { WriteAccount, WriteMeter } from './write-stats';
 
 export interface BenchMerchant {
   merchant_id: string;
@@ -88,13 +91,29 @@ export async function prepareAffiliate(gatewayUrl: string, merchant: BenchMercha
 /** Opens a window around the measured run (not the warm-up); closed with the requests made. */
 export type MeasuredWindow = () => { end(events: number): unknown };
 
+export interface VisitBenchOptions {
+  /** Measured figure's name. */
+  name: string;
+  window?: MeasuredWindow;
+  /** Waits, after the load, until the accepted visits' other effects are done (webhooks). */
+  alsoWaitFor?: (acceptedSinceStart: number) => Promise<void>;
+  /** Documents written per accepted visit, counted once the fan-out has settled. */
+  writes?: WriteMeter;
+}
+
+/**
+ * Visits per second that were accepted (2xx) AND written and published: the clock starts with
+ * the load and stops when the write-behind has caught up (visit-drain.ts), not at the last
+ * answer. Non-2xx answers and errors are counted but not as visits.
+ */
 export async function benchVisits(
   gatewayUrl: string,
   merchant: Pick<BenchMerchant, 'public_key'>,
   token: string,
   load: Load,
-  window?: MeasuredWindow,
-): Promise<Measurement> {
+  probe: VisitDrainProbe,
+  opts: VisitBenchOptions,
+): Promise<Measurement & { drainSeconds: number; loadSeconds: number; writes?: WriteAccount }> {
   const visit = {
     url: `${gatewayUrl}/t/v1/visits`,
     method: 'POST' as const,
@@ -102,23 +121,34 @@ export async function benchVisits(
     body: JSON.stringify({ key: merchant.public_key, token }),
     connections: load.connections,
   };
-  await autocannon({ ...visit, duration: 2 }); // warm-up: JIT, pools, the link in memory
-  const measured = window?.();
-  const result = await autocannon({
-    url: `${gatewayUrl}/t/v1/visits`,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ key: merchant.public_key, token }),
-    connections: load.connections,
-    duration: load.durationSeconds,
-  });
-  measured?.end(result.requests.total);
+  // Warm-up (JIT, pools, the link in memory), written and published before the clock starts.
+  const beforeWarmup = await probe.counts();
+  const warmup = await autocannon({ ...visit, duration: 2 });
+  await probe.waitForDrain(beforeWarmup, warmup['2xx']);
+  await opts.alsoWaitFor?.(warmup['2xx']);
+  const writeWindow = await opts.writes?.start();
+  const from = await probe.counts();
+  const measured = opts.window?.();
+  const started = Date.now();
+  const result = await autocannon({ ...visit, duration: load.durationSeconds });
+  const loadSeconds = (Date.now() - started) / 1000;
+  const accepted = result['2xx'];
+  await probe.waitForDrain(from, accepted);
+  await opts.alsoWaitFor?.(warmup['2xx'] + accepted);
+  const seconds = (Date.now() - started) / 1000;
+  measured?.end(accepted);
+  // The counters and webhooks each referral feeds write after it; they count as its writes.
+  await settleCpu({ timeoutMs: 20_000 });
+  const writes = await writeWindow?.end(accepted);
   return {
-    name: 'POST /t/v1/visits (new referral each)',
-    requestsPerSecond: result.requests.average,
+    name: opts.name,
+    requestsPerSecond: accepted / seconds,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors,
+    drainSeconds: seconds - loadSeconds,
+    loadSeconds,
+    writes,
   };
 }
