@@ -2,7 +2,8 @@
 #
 # One image for every service of the platform. The process to run is chosen at run time:
 #   node services/gateway/dist/main.js        (default CMD)
-#   node services/<service>/dist/main.js      (affiliate, tracking, commission, payout, webhook)
+#   node services/<service>/dist/main.js      (affiliate, tracking, commission, payout, webhook,
+#                                             web)
 #   node services/gateway/dist/ops/cli.js ... (ops CLI: merchant:create, merchant:rotate-secret)
 #
 # Build:  docker build -t affiliate-platform:local .
@@ -66,6 +67,6 @@ COPY --from=prod-deps /app/ ./
 # to its own tree, so the unprivileged user cannot modify the code it runs.
 COPY --from=build /out/ ./
 USER node
-# gateway HTTP; health ports of the NATS services (affiliate 8101 ... webhook 8105)
-EXPOSE 8080 8101 8102 8103 8104 8105
+# gateway HTTP; health ports of the NATS services (affiliate 8101 ... webhook 8105, web 8106)
+EXPOSE 8080 8101 8102 8103 8104 8105 8106
 CMD ["node", "services/gateway/dist/main.js"]

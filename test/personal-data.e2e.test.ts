@@ -176,6 +176,8 @@ it('redacts magic-link tokens and session ids from exported spans and logs', asy
     return spans.length > 0 ? spans : undefined;
   });
   expect(JSON.stringify(redacted)).toContain('token=[redacted]');
+  // The pages are the web service's: its spans are among those read below.
+  expect(receiver.spans.some((s) => s.service === 'web')).toBe(true);
   for (const span of receiver.spans) {
     const text = JSON.stringify(span);
     for (const s of [secret, sessionId, guess])

@@ -2,8 +2,8 @@
  * Every service prunes its per-event and per-request collections (docs/retention.md): with the
  * prune interval at half a second, documents past their retention disappear from tracking's
  * processed-event records, the affiliate service's mail claims, magic-link and e-mail
- * confirmation tokens, and the gateway's idempotency keys and portal sessions, while those still
- * kept stay. Without a service's job its old documents would stay forever.
+ * confirmation tokens, the gateway's idempotency keys and the web service's portal sessions,
+ * while those still kept stay. Without a service's job its old documents would stay forever.
  */
 import { randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
@@ -84,7 +84,7 @@ const cases: { service: string; collection: string; doc: (at: Date) => Record<st
       doc: (at) => ({ fingerprint: 'f', request: 'r', answer: null, expires_at: at }),
     },
     {
-      service: 'gateway',
+      service: 'web',
       collection: 'portal_sessions',
       doc: (at) => ({
         merchant_id: 'm',

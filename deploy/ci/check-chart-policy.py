@@ -22,7 +22,7 @@ import sys
 
 import yaml
 
-COMPONENTS = {"gateway", "affiliate", "tracking", "commission", "payout", "webhook"}
+COMPONENTS = {"gateway", "affiliate", "tracking", "commission", "payout", "webhook", "web"}
 AUTOSCALED = {"gateway", "tracking"}
 CREDENTIALS = {"MONGO_URL", "NATS_URL", "REDIS_URL"}
 

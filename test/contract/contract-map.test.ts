@@ -20,6 +20,7 @@ import { commissionRpcTable } from '../../services/commission/src/rpc/rpc-table'
 import { payoutRpcTable } from '../../services/payout/src/rpc/rpc-table';
 import { trackingRpcTable } from '../../services/tracking/src/rpc/rpc-table';
 import { webhookRpcTable } from '../../services/webhook/src/rpc/rpc-table';
+import { webRpcTable } from '../../services/web/src/rpc/rpc-table';
 import { apiRoutes, type Route } from '../../services/gateway/src/http/routes';
 
 // Handler factories only close over their use cases; building a table calls none of them. The
@@ -32,6 +33,7 @@ const tables: Record<ServiceName, Record<string, unknown>> = {
   commission: commissionRpcTable(none),
   payout: payoutRpcTable(none),
   webhook: webhookRpcTable(none),
+  web: webRpcTable(none),
 };
 
 it.each(SERVICES)(
@@ -159,6 +161,7 @@ it('internal operations take a typed input, have no HTTP shape, and stay out of 
     'confirmEmail',
     'confirmWallet',
     'redeemMagicLink',
+    'renderPage',
     'resolveCouponCode',
     'resolveLinkToken',
   ]);

@@ -2,7 +2,14 @@
  * Every NATS subject and stream name the services agree on. Append-only: renaming one breaks
  * running replicas and durable consumers.
  */
-export const SERVICES = ['affiliate', 'tracking', 'commission', 'payout', 'webhook'] as const;
+export const SERVICES = [
+  'affiliate',
+  'tracking',
+  'commission',
+  'payout',
+  'webhook',
+  'web',
+] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
 /** Request/reply subject of one operation of one service, e.g. `rpc.affiliate.create`. */

@@ -49,8 +49,6 @@ export const configSchema = commonConfigSchema.extend({
     error:
       "must be true, false, a hop count, or addresses/CIDRs/'loopback'/'linklocal'/'uniquelocal'",
   }),
-  /** How long an affiliate stays signed in to the portal after following a magic link. */
-  PORTAL_SESSION_HOURS: env.positiveInt(8),
 });
 export type GatewayConfig = z.infer<typeof configSchema>;
 

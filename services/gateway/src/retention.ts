@@ -1,7 +1,7 @@
 /**
  * What the gateway keeps of its per-request collections (docs/retention.md): idempotency keys
- * and portal sessions until they expire. Expiry is checked in code on every read; this deletes
- * them afterwards, in bounded batches, since the local server applies no TTL index. The gateway
+ * until they expire (portal sessions are the web service's). Expiry is checked in code on every
+ * read; this deletes them afterwards, in bounded batches, since the local server applies no TTL index. The gateway
  * is not a kernel service, so it runs its one job on its own timer, with the kernel's rules:
  * never overlapped, a failure logged and retried on the next tick, the timer never keeps the
  * process alive.
@@ -10,13 +10,9 @@ import type { Connection } from 'mongoose';
 import type { Logger } from '@aff/logging';
 import { pruneExpired, type RetentionRule } from '@aff/mongo';
 import { idempotencyKeyModel } from './idempotency/idempotency-key.schema';
-import { portalSessionModel } from './portal/portal-session.schema';
 
 export function gatewayRetention(mongo: Connection): RetentionRule[] {
-  return [
-    { model: idempotencyKeyModel(mongo), field: 'expires_at', keepMs: 0 },
-    { model: portalSessionModel(mongo), field: 'expires_at', keepMs: 0 },
-  ];
+  return [{ model: idempotencyKeyModel(mongo), field: 'expires_at', keepMs: 0 }];
 }
 
 export function startRetention(rules: RetentionRule[], everyMs: number, log: Logger): () => void {

@@ -24,8 +24,6 @@ import { MerchantRateLimiter } from './rate-limit/merchant-rate-limiter';
 import { AuthFailureGuard } from './rate-limit/auth-failure-guard';
 import { idempotencyStore } from './idempotency/idempotency-store-factory';
 import { PublicKeyResolver } from './public/public-key-resolver';
-import { portalSessionModel } from './portal/portal-session.schema';
-import { PortalSessions } from './portal/portal-sessions';
 import { gatewayRetention, startRetention } from './retention';
 
 export interface RunningGateway {
@@ -38,8 +36,6 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
   const merchants = merchantModel(mongo);
   await merchants.init();
-  const portalSessions = portalSessionModel(mongo);
-  await portalSessions.init();
   const nc = await connectNats(config.NATS_URL, 'gateway', log);
   await ensureStreams(nc, ['gateway'], { replicas: config.NATS_STREAM_REPLICAS });
   // Fail fast instead of queueing: a down Redis must hand over to the in-process limiter at once.
@@ -124,15 +120,16 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
       publicUrl: config.PUBLIC_URL,
       log,
     },
-    portal: {
+    pages: {
       rpc,
-      sessions: new PortalSessions(portalSessions, config.PORTAL_SESSION_HOURS * 3_600_000),
+      limiter,
+      addressKey,
+      ipPoints: config.TRACKING_RATE_LIMIT_POINTS,
       signIns: {
         publisher: new EventPublisher(nc),
         addressSaltOf: (merchantId) => merchantRepository.addressSaltOf(merchantId),
+        log,
       },
-      publicUrl: config.PUBLIC_URL,
-      log,
     },
   });
   // Before the API port: whoever waits for the API to answer finds the metrics port up too.

@@ -19,6 +19,7 @@ export const SYSTEM_PROCESSES = [
   'commission',
   'webhook',
   'payout',
+  'web',
   'gateway',
 ] as const;
 export type SystemProcess = (typeof SYSTEM_PROCESSES)[number];

@@ -11,6 +11,7 @@ import * as commissions from './commissions';
 import * as coupons from './coupons';
 import * as links from './links';
 import * as meta from './meta';
+import * as pages from './pages';
 import * as payoutExports from './payout-exports';
 import * as payouts from './payouts';
 import * as publicRoutes from './public';
@@ -26,6 +27,15 @@ export { leadAnswerSchema, visitAnswerSchema } from './public';
 export { generatePayoutsBodySchema, type GeneratePayoutsBody } from './payouts';
 export { createPayoutExportBodySchema, type CreatePayoutExportBody } from './payout-exports';
 export { deletedSchema } from './common';
+export {
+  PAGE_BODY_LIMIT_BYTES,
+  PAGE_PREFIXES,
+  PAGE_REQUEST_HEADERS,
+  pageReplySchema,
+  pageRequestSchema,
+  type PageReply,
+  type PageRequest,
+} from './pages';
 export { ALL_EVENTS } from './webhooks';
 
 /** Picks the operations out of a module (it also exports helper schemas). */
@@ -67,6 +77,7 @@ export const OPERATIONS = keyedByName({
   ...operationsOf(webhooks),
   ...operationsOf(publicRoutes),
   ...operationsOf(meta),
+  ...operationsOf(pages),
 });
 
 export type OperationMap = typeof OPERATIONS;

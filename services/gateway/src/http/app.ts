@@ -19,7 +19,8 @@ import { proxyTo } from './rpc-proxy';
 import { referenceRouter } from './reference';
 import { apiRoutes } from './routes';
 import { publicRouter, type PublicRouteDeps } from '../public/public-routes';
-import { portalRouter, type PortalDeps } from '../portal/portal-routes';
+import { PAGE_PREFIXES } from '@aff/contracts';
+import { pageProxy, type PageProxyDeps } from './page-proxy';
 
 export interface AppDeps {
   directory: SecretDirectory;
@@ -36,7 +37,8 @@ export interface AppDeps {
   /** Rate-limit key of a client address (a keyed hash, ./client-address.ts). */
   addressKey: AddressKey;
   publicRoutes: PublicRouteDeps;
-  portal: PortalDeps;
+  /** `/portal` and `/console`: the web service's pages. */
+  pages: PageProxyDeps;
 }
 
 const BODY_LIMIT = '1mb';
@@ -64,7 +66,7 @@ export function buildApp(deps: AppDeps): Express {
   // Before `/v1`'s authentication: the document and its reference page need no credentials.
   app.use(referenceRouter());
   app.use(publicRouter(deps.publicRoutes));
-  app.use(portalRouter(deps.portal));
+  app.use([...PAGE_PREFIXES], pageProxy(deps.pages));
 
   const v1 = express.Router();
   v1.use(authenticate(deps.directory, deps.authenticator, deps.authFailures, deps.addressKey));

@@ -2,8 +2,8 @@ import { Schema, type Connection, type Model } from 'mongoose';
 import type { StoredAnswer } from './idempotency-store';
 
 /**
- * An idempotency key kept in MongoDB while Redis is down. Expiry is checked in code (as for
- * portal sessions); the TTL index only sweeps old documents where the server supports it.
+ * An idempotency key kept in MongoDB while Redis is down. Expiry is checked in code; the TTL
+ * index only sweeps old documents where the server supports it.
  */
 export interface IdempotencyKeyRecord {
   _id: string;

@@ -1,7 +1,7 @@
 /**
  * Routes without the API secret: the tracking intake used by merchants' pages (identified by
  * the public key, limited per client IP, open to any origin) and the payment processor's
- * signed event hook. The affiliate portal (`/portal`) lives in ../portal.
+ * signed event hook. The pages (`/portal`, `/console`) are the web service's (../http/page-proxy.ts).
  */
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { OPERATIONS, buildEvent, deterministicId } from '@aff/contracts';

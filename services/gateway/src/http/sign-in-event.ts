@@ -8,7 +8,7 @@ import type { Request } from 'express';
 import { buildEvent } from '@aff/contracts';
 import type { Logger } from '@aff/logging';
 import type { EventPublisher } from '@aff/messaging';
-import { addressHash, clientAddress } from '../http/client-address';
+import { addressHash, clientAddress } from './client-address';
 
 export interface SignInAnnouncer {
   publisher: Pick<EventPublisher, 'publish'>;

@@ -31,7 +31,6 @@ import {
   securityHeaders,
 } from './portal-http';
 import type { PortalSessions } from './portal-sessions';
-import { announceSignIn, type SignInAnnouncer } from './sign-in-event';
 import { clearSessionCookie, isHttps, readSessionCookie, setSessionCookie } from './session-cookie';
 
 export interface PortalDeps {
@@ -39,7 +38,6 @@ export interface PortalDeps {
   sessions: PortalSessions;
   publicUrl: string;
   log: Logger;
-  signIns: Omit<SignInAnnouncer, 'log'>;
 }
 
 export function portalRouter(deps: PortalDeps): Router {
@@ -72,7 +70,8 @@ export function portalRouter(deps: PortalDeps): Router {
       `${affiliate.first_name} ${affiliate.last_name}`,
     );
     setSessionCookie(res, opened.token, opened.session.expiresAt, isHttps(req, deps.publicUrl));
-    await announceSignIn({ ...deps.signIns, log: deps.log }, merchantId, affiliate.id, req);
+    // The gateway announces it (affiliate.signed_in): only it holds the address and the salts.
+    res.locals.signedIn = { merchant_id: merchantId, affiliate_id: affiliate.id };
     res.redirect(303, '/portal');
   });
 

@@ -38,7 +38,7 @@ export class PortalSessions {
       created_at: now,
       expires_at: new Date(now.getTime() + this.ttlMs),
     };
-    // Expired sessions are deleted by the gateway's retention job (services/gateway/src/retention.ts).
+    // Expired sessions are deleted by the web service's retention job (../service.ts).
     await this.model.collection.insertOne(record as never);
     return { token, session: toSession(record) };
   }

@@ -1,0 +1,5 @@
+import './instrument';
+import { runService } from '@aff/kernel';
+import { webService } from './service';
+
+runService(webService);

@@ -1,0 +1,36 @@
+/**
+ * The web service's Express app: the portal's routes, then `/console` (not built yet: the API's
+ * JSON 404, as the gateway answered it before), then JSON errors like the gateway's. Requests
+ * reach it only through `renderPage` (./page-dispatch.ts), never from a socket.
+ */
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import type { Logger } from '@aff/logging';
+import { redactUrl } from '@aff/telemetry';
+import { portalRouter, type PortalDeps } from '../portal/portal-routes';
+
+export interface WebAppDeps {
+  portal: PortalDeps;
+  log: Logger;
+}
+
+export function buildWebApp(deps: WebAppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  // As the gateway parsed queries for the portal: `qs`, so `a[]=x` arrives as an array.
+  app.set('query parser', 'extended');
+  app.use(portalRouter(deps.portal));
+  app.use(notFound);
+  app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(error);
+    deps.log.error(
+      { err: error, requestId: res.locals.requestId, url: redactUrl(req.originalUrl) },
+      'page request failed',
+    );
+    res.status(500).json({ error: 'Internal server error.' });
+  });
+  return app;
+}
+
+function notFound(_req: Request, res: Response): void {
+  res.status(404).json({ error: 'Not found.' });
+}

@@ -1,0 +1,46 @@
+/**
+ * The web service: the pages people use (the affiliate portal; the merchant console to come).
+ * It owns sessions only; every read and action goes to the owning service's operations. The
+ * gateway hands it each page request over NATS (`renderPage`), answered by an Express app that
+ * runs in-process, with no socket of its own (./pages/page-dispatch.ts).
+ */
+import { defineService } from '@aff/kernel';
+import { RpcClient } from '@aff/messaging';
+import { retentionJob } from '@aff/mongo';
+import type { Connection } from 'mongoose';
+import { configSchema, loadWebConfig } from './config';
+import { buildWebApp } from './pages/web-app';
+import { webRpcTable } from './rpc/rpc-table';
+import { portalSessionModel } from './portal/portal-session.schema';
+import { PortalSessions } from './portal/portal-sessions';
+
+const webModels = (mongo: Connection) => ({ portalSession: portalSessionModel(mongo) });
+
+export const webService = defineService({
+  name: 'web',
+  configSchema,
+  loadConfig: loadWebConfig,
+  models: webModels,
+  outbox: () => [],
+  build: ({ config, log, nc, models }) => {
+    const app = buildWebApp({
+      portal: {
+        rpc: new RpcClient(nc, config.RPC_TIMEOUT_MS),
+        sessions: new PortalSessions(models.portalSession, config.PORTAL_SESSION_HOURS * 3_600_000),
+        publicUrl: config.PUBLIC_URL,
+        log,
+      },
+      log,
+    });
+    return {
+      rpc: webRpcTable(app),
+      intervals: [
+        // Expired sessions go (expiry is also checked on every read; docs/retention.md).
+        retentionJob(
+          [{ model: models.portalSession, field: 'expires_at', keepMs: 0 }],
+          config.RETENTION_PRUNE_MS,
+        ),
+      ],
+    };
+  },
+});
