@@ -8,13 +8,16 @@ import type { z } from 'zod';
 import type { ServiceName } from '@aff/contracts';
 import type { Logger } from '@aff/logging';
 import type {
+  EventRelay,
   NatsConnection,
-  PendingEvent,
   RpcHandlers,
   RunningConsumer,
   Subscription,
 } from '@aff/messaging';
 import type { IntervalJob } from './interval-jobs';
+
+/** The outbox relay's interface lives in @aff/messaging; re-exported for service definitions. */
+export type { EventRelay };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyModel = Model<any>;
@@ -37,11 +40,6 @@ export interface KernelConfig {
   MONGO_DB: string;
   HEALTH_PORT: number;
   OUTBOX_SWEEP_MS: number;
-}
-
-/** Publishes events stored with a write (the outbox relay; a recorder in tests). */
-export interface EventRelay {
-  relay(pending: PendingEvent[]): void;
 }
 
 export interface ServiceDeps<C, M extends Models> {

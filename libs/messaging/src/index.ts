@@ -16,3 +16,4 @@ export * from './keyed-lanes';
 export type { NatsConnection, Subscription } from '@nats-io/nats-core';
 export * from './readiness';
 export * from './keyed-work-queue';
+export * from './call-context';

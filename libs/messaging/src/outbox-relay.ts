@@ -21,6 +21,14 @@ export interface PendingEvent {
   markPublished(): Promise<void>;
 }
 
+/**
+ * Publishes the events a write stored in its document: the kernel's outbox relay, a recorder in
+ * tests. Repositories that write events take one.
+ */
+export interface EventRelay {
+  relay(pending: PendingEvent[]): void;
+}
+
 /** Where pending events live; implemented over mongoose models in @aff/mongo. */
 export interface PendingEventStore {
   /** Pending events queued before `olderThan`. */

@@ -5,6 +5,7 @@
  * its payment request. The stores are in memory; the conditional update they stand for is
  * `PayoutHoldRepository.take` / `takeForPay` (one field, `export_id`, guarded on `null`).
  */
+import { internalCallContext } from '@aff/messaging';
 import { PayPayout, IN_EXPORT } from '../src/domain/pay-payout';
 import { PAY_HOLD } from '../src/domain/records';
 
@@ -45,7 +46,7 @@ function payWith(hold: HoldField, duringRequest: () => void) {
     { enqueue: () => undefined },
     { takeForPay: async () => hold.takeForPay() },
   );
-  const call = () => pay.pay({ merchantId: MERCHANT, events: {} }, PAYOUT, 'key_1');
+  const call = () => pay.pay(internalCallContext(MERCHANT, {}), PAYOUT, 'key_1');
   return { call, requested };
 }
 

@@ -9,7 +9,12 @@ import type { Connection } from 'mongoose';
 import type { EventEnvelope } from '@aff/contracts';
 import { loadConfig } from '@aff/config';
 import { createLogger } from '@aff/logging';
-import { connectNats, type NatsConnection, type PendingEvent } from '@aff/messaging';
+import {
+  connectNats,
+  internalCallContext,
+  type NatsConnection,
+  type PendingEvent,
+} from '@aff/messaging';
 import { connectMongo } from '@aff/mongo';
 import { configSchema } from '../src/config';
 import { buildPayout, payoutModels } from '../src/service';
@@ -74,7 +79,7 @@ async function seedDue(merchantId: string, count: number, amount: number) {
 }
 
 async function payEveryOpenPayout(merchantId: string) {
-  const ctx = { merchantId, events: {} };
+  const ctx = internalCallContext(merchantId, {});
   const open = await wiring.payouts.page(merchantId, { states: ['pending', 'due'] }, 0, 100);
   await Promise.allSettled(
     open.items.flatMap((p) => [
@@ -97,7 +102,7 @@ async function completeQueued(merchantId: string) {
 
 it('puts every commission in exactly one payout and pays each payout once', async () => {
   const merchantId = randomUUID();
-  const ctx = { merchantId, events: {} };
+  const ctx = internalCallContext(merchantId, {});
   const rounds = 8;
   const perRound = 4;
   for (let round = 0; round < rounds; round++) {

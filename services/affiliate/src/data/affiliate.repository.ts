@@ -1,10 +1,11 @@
 /** Affiliates over MongoDB: the `AffiliateStore` port (see outbox-repository.ts for writes). */
 import type { FilterQuery } from 'mongoose';
+import type { EventRelay } from '@aff/messaging';
 import { type TenantRepository } from '@aff/mongo';
 import type { AffiliateFilters, AffiliateStore, Page } from '../domain/ports';
 import type { AffiliateRecord } from '../domain/records';
 import type { AffiliateDocument } from './affiliate.schema';
-import { OutboxRepository, type EventRelay } from './outbox-repository';
+import { OutboxRepository } from './outbox-repository';
 
 export class AffiliateRepository
   extends OutboxRepository<AffiliateRecord>

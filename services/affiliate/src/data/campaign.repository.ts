@@ -1,9 +1,10 @@
 /** Campaigns over MongoDB: the `CampaignStore` port (see outbox-repository.ts for writes). */
+import type { EventRelay } from '@aff/messaging';
 import { type TenantRepository } from '@aff/mongo';
 import type { CampaignStore, Page } from '../domain/ports';
 import type { CampaignRecord } from '../domain/records';
 import type { CampaignDocument } from './campaign.schema';
-import { OutboxRepository, type EventRelay } from './outbox-repository';
+import { OutboxRepository } from './outbox-repository';
 
 export class CampaignRepository extends OutboxRepository<CampaignRecord> implements CampaignStore {
   constructor(repo: TenantRepository<CampaignDocument>, relay: EventRelay) {

@@ -7,7 +7,7 @@
  */
 import type { FilterQuery, UpdateQuery } from 'mongoose';
 import type { EventEnvelope } from '@aff/contracts';
-import type { EventContext, PendingEvent } from '@aff/messaging';
+import type { EventContext, EventRelay } from '@aff/messaging';
 import { mapDuplicate, type TenantRepository, type TenantRecord } from '@aff/mongo';
 import type { OutboxStore } from '../domain/ports';
 
@@ -15,10 +15,6 @@ import type { OutboxStore } from '../domain/ports';
 export const UNIQUE_KEY_TAKEN = 'A record with the same unique key';
 
 /** Publishes events stored with a write (the kernel's outbox relay). */
-export interface EventRelay {
-  relay(pending: PendingEvent[]): void;
-}
-
 export class OutboxRepository<
   R extends { _id: string; merchant_id: string; created_at: Date },
 > implements OutboxStore<R> {

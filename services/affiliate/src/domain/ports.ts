@@ -23,17 +23,8 @@ import type { StatDelta } from './stat-deltas';
 export { DuplicateError, type Page };
 
 /** Who is asking: the tenant, and the trace/request context events should carry. */
-export interface CallContext {
-  merchantId: string;
-  events: EventContext;
-  /**
-   * The id for a record this call creates: derived from the call's Idempotency-Key when it has
-   * one (a re-run after a lost answer gets the same id), random otherwise.
-   */
-  newId(kind: string): string;
-  /** The call has an Idempotency-Key, so it may re-run one whose answer was lost. */
-  mayBeRerun: boolean;
-}
+/** The one call context of every service (libs/messaging). */
+export type { CallContext } from '@aff/messaging';
 
 /**
  * Writes that carry events store them with the record in one document write (the outbox) and

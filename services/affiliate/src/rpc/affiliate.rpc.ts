@@ -1,8 +1,14 @@
 /** Thin RPC entry points for affiliates: the checked request to the use case, its reply back. */
 import { pageRequest } from '@aff/api';
-import { ok, type RpcHandlers } from '@aff/messaging';
+import {
+  callContext,
+  currentEventContext,
+  idParam,
+  internalCallContext,
+  ok,
+  type RpcHandlers,
+} from '@aff/messaging';
 import type { AffiliateUseCases } from '../domain/affiliates';
-import { callContext, idParam, internalCallContext } from './call-context';
 
 export function affiliateRpc(
   affiliates: AffiliateUseCases,
@@ -24,7 +30,10 @@ export function affiliateRpc(
     },
     /** Internal (tracking's link directory): the typed input, no request envelope. */
     resolveLinkToken: async ({ merchant_id, token }, rpc) =>
-      affiliates.resolveToken(internalCallContext(merchant_id, rpc), token),
+      affiliates.resolveToken(
+        internalCallContext(merchant_id, currentEventContext(rpc.requestId)),
+        token,
+      ),
     createAffiliate: async (req, rpc) =>
       ok(await affiliates.create(callContext(req, rpc), req.body)),
     getAffiliate: async (req, rpc) => ok(await affiliates.get(callContext(req, rpc), idParam(req))),

@@ -1,8 +1,7 @@
 import { pageRequest } from '@aff/api';
-import { ok, type RpcHandlers } from '@aff/messaging';
+import { callContext, idParam, ok, type RpcHandlers } from '@aff/messaging';
 import type { CampaignUseCases } from '../domain/campaigns';
 import { toCampaignView } from '../domain/views';
-import { callContext, idParam } from './call-context';
 
 export function campaignRpc(
   campaigns: CampaignUseCases,

@@ -1,8 +1,14 @@
 import { pageRequest } from '@aff/api';
-import { ok, type RpcHandlers } from '@aff/messaging';
+import {
+  callContext,
+  currentEventContext,
+  idParam,
+  internalCallContext,
+  ok,
+  type RpcHandlers,
+} from '@aff/messaging';
 import type { CouponUseCases } from '../domain/coupons';
 import type { MagicLinks } from '../domain/magic-links';
-import { callContext, idParam, internalCallContext } from './call-context';
 
 export function couponRpc(
   coupons: CouponUseCases,
@@ -23,7 +29,10 @@ export function couponRpc(
     getCoupon: async (req, rpc) => ok(await coupons.get(callContext(req, rpc), idParam(req))),
     /** Internal (tracking's coupon look-up): the typed input, no request envelope. */
     resolveCouponCode: async ({ merchant_id, code }, rpc) =>
-      coupons.resolveCode(internalCallContext(merchant_id, rpc), code),
+      coupons.resolveCode(
+        internalCallContext(merchant_id, currentEventContext(rpc.requestId)),
+        code,
+      ),
   };
 }
 

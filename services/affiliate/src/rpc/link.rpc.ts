@@ -1,7 +1,6 @@
 import { pageRequest } from '@aff/api';
-import { ok, type RpcHandlers } from '@aff/messaging';
+import { callContext, idParam, ok, type RpcHandlers } from '@aff/messaging';
 import type { LinkUseCases } from '../domain/links';
-import { callContext, idParam } from './call-context';
 
 export function linkRpc(
   links: LinkUseCases,

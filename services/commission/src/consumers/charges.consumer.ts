@@ -1,5 +1,5 @@
 /** Attributed charges and refunds from the tracking service, in order per referral. */
-import { currentEventContext, eventHandlers } from '@aff/messaging';
+import { eventHandlers, internalCallContext } from '@aff/messaging';
 import type { ChargeUseCases } from '../domain/charges';
 import type { HeldCommissions } from '../domain/held-commissions';
 
@@ -11,19 +11,12 @@ export function chargesConsumer(charges: ChargeUseCases, held: HeldCommissions) 
   return eventHandlers(
     {
       'charge.attributed': (data, { event }) =>
-        charges.onAttributed(
-          { merchantId: event.merchant_id, events: currentEventContext() },
-          data,
-        ),
+        charges.onAttributed(internalCallContext(event.merchant_id), data),
       'charge.refund_attributed': (data, { event, delivery }) =>
-        charges.onRefund(
-          { merchantId: event.merchant_id, events: currentEventContext() },
-          data,
-          delivery.count,
-        ),
+        charges.onRefund(internalCallContext(event.merchant_id), data, delivery.count),
       // In the same lane as the referral's charges, so a review follows the charges before it.
       'referral.reviewed': (data, { event }) =>
-        held.onReviewed({ merchantId: event.merchant_id, events: currentEventContext() }, data),
+        held.onReviewed(internalCallContext(event.merchant_id), data),
     },
     {
       'charge.attributed': (data) => data.referral.id,

@@ -1,12 +1,12 @@
 /** Payout events: once a payout shows `paid_at`, its commissions are recorded as paid. */
 import type { PayoutView } from '@aff/contracts';
-import { currentEventContext, eventHandlers, type EventHandler } from '@aff/messaging';
+import { eventHandlers, internalCallContext, type EventHandler } from '@aff/messaging';
 import type { SettlementUseCases } from '../domain/settlement';
 
 /** Marking paid is a conditional update, so events of different payouts may run at once. */
 export function payoutsConsumer(settlement: SettlementUseCases) {
   const onPayout: EventHandler<'payout.updated' | 'payout.paid'> = (data, { event }) =>
-    settlement.onPayout({ merchantId: event.merchant_id, events: currentEventContext() }, data);
+    settlement.onPayout(internalCallContext(event.merchant_id), data);
   const byPayout = (data: PayoutView) => data.id;
   return eventHandlers(
     { 'payout.updated': onPayout, 'payout.paid': onPayout },

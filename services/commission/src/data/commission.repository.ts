@@ -5,7 +5,7 @@
  */
 import type { FilterQuery, Model } from 'mongoose';
 import type { EventEnvelope } from '@aff/contracts';
-import type { EventContext } from '@aff/messaging';
+import type { EventContext, EventRelay } from '@aff/messaging';
 import { TenantRepository, mapDuplicate, type TenantRepositoryOptions } from '@aff/mongo';
 import {
   type CommissionCondition,
@@ -15,7 +15,6 @@ import {
 } from '../domain/ports';
 import type { CommissionRecord } from '../domain/records';
 import type { CommissionDoc } from './commission.schema';
-import type { EventRelay } from './outbox-relay';
 
 export class CommissionRepository implements CommissionStore {
   private readonly tenant: TenantRepository<CommissionDoc>;

@@ -4,12 +4,11 @@
  */
 import type { Model } from 'mongoose';
 import type { EventEnvelope } from '@aff/contracts';
-import type { EventContext } from '@aff/messaging';
+import type { EventContext, EventRelay } from '@aff/messaging';
 import { BulkUpdates, TenantRepository, mapDuplicate } from '@aff/mongo';
 import type { SaleAmounts } from '../domain/commission-rules';
 import type { SaleStore } from '../domain/ports';
 import type { SaleRecord } from '../domain/records';
-import type { EventRelay } from './outbox-relay';
 import type { SaleDoc } from './sale.schema';
 
 export class SaleRepository implements SaleStore {

@@ -13,10 +13,8 @@ import type { CommissionRecord, SaleRecord } from './records';
 /** The shared repository vocabulary (libs/api), re-exported for this domain's ports. */
 export { DuplicateError, type Page };
 
-export interface CallContext {
-  merchantId: string;
-  events: EventContext;
-}
+/** The one call context of every service (libs/messaging). */
+export type { CallContext } from '@aff/messaging';
 
 /** Sales of a merchant; every call is scoped to the merchant. */
 export interface SaleStore {

@@ -1,5 +1,6 @@
 /** Commissions move on in time (pending → due) and with payouts (→ paid). */
 import { buildEvent, deterministicId } from '@aff/contracts';
+import { internalCallContext } from '@aff/messaging';
 import type { CommissionState, PayoutView } from '@aff/contracts';
 import { nextVersionAt } from './charges';
 import { commissionEventView } from './views';
@@ -21,7 +22,7 @@ export class SettlementUseCases {
     const now = this.now();
     const ready = await this.commissions.pendingDueBy(now, limit);
     for (const commission of ready) {
-      const ctx = { merchantId: commission.merchant_id, events: {} };
+      const ctx = internalCallContext(commission.merchant_id, {});
       await this.transition(
         ctx,
         commission,

@@ -1,13 +1,7 @@
 import { pageRequest } from '@aff/api';
-import { currentEventContext, ok, type RpcHandlers } from '@aff/messaging';
-import type { RpcRequest } from '@aff/contracts';
+import { callContext, idParam, ok, type RpcHandlers } from '@aff/messaging';
 import type { CommissionChanges } from '../domain/commission-changes';
 import type { CommissionQueries } from '../domain/queries';
-import type { CallContext } from '../domain/ports';
-
-function callContext(req: RpcRequest, requestId: string): CallContext {
-  return { merchantId: req.merchant_id, events: currentEventContext(requestId) };
-}
 
 export function commissionRpc(
   queries: CommissionQueries,
@@ -23,10 +17,10 @@ export function commissionRpc(
           new Set(query.expand),
         ),
       ),
-    getCommission: async (req) => ok(await queries.get(req.merchant_id, req.params.id ?? '')),
+    getCommission: async (req) => ok(await queries.get(req.merchant_id, idParam(req))),
     updateCommission: async (req, rpc) =>
-      ok(await changes.update(callContext(req, rpc.requestId), req.params.id ?? '', req.body)),
+      ok(await changes.update(callContext(req, rpc), idParam(req), req.body)),
     deleteCommission: async (req, rpc) =>
-      ok(await changes.remove(callContext(req, rpc.requestId), req.params.id ?? '')),
+      ok(await changes.remove(callContext(req, rpc), idParam(req))),
   };
 }

@@ -1,7 +1,7 @@
 /** Payout exports over MongoDB; a phase change and its events are one document write. */
 import type { FilterQuery, Model } from 'mongoose';
 import type { EventEnvelope } from '@aff/contracts';
-import type { EventContext } from '@aff/messaging';
+import type { EventContext, EventRelay } from '@aff/messaging';
 import { TenantRepository } from '@aff/mongo';
 import {
   SHOWN_PHASES,
@@ -10,7 +10,6 @@ import {
   type PayoutExportRecord,
 } from '../domain/exports/export-ports';
 import type { Page } from '../domain/ports';
-import type { EventRelay } from './payout.repository';
 import type { PayoutExportDoc } from './payout-export.schema';
 
 const SHOWN = { phase: { $in: [...SHOWN_PHASES] } };

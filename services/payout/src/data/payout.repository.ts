@@ -6,16 +6,12 @@
 import { randomUUID } from 'node:crypto';
 import type { FilterQuery, Model } from 'mongoose';
 import type { EventEnvelope } from '@aff/contracts';
-import type { EventContext, PendingEvent } from '@aff/messaging';
+import type { EventContext, EventRelay, PendingEvent } from '@aff/messaging';
 import { TenantRepository, isDuplicateKeyError } from '@aff/mongo';
 import type { Page, PayoutFilters, PayoutStore } from '../domain/ports';
 import type { DerivedPayout, PayoutRecord } from '../domain/records';
 import type { PayoutEventRepository } from './payout-event.repository';
 import type { PayoutDoc } from './payout.schema';
-
-export interface EventRelay {
-  relay(pending: PendingEvent[]): void;
-}
 
 /** A payout becomes visible once it holds a commission. */
 const VISIBLE = { commission_count: { $gt: 0 } };

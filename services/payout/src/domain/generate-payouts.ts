@@ -6,6 +6,7 @@
  * so a run that dies half-way is finished by the next one.
  */
 import type { GeneratePayoutsBody, PayoutView } from '@aff/contracts';
+import { internalCallContext } from '@aff/messaging';
 import { bundleDue, type Bundle } from './payout-rules';
 import { FULL, type PayoutPresenter } from './payout-presenter';
 import type { PayoutRefresher } from './payout-refresher';
@@ -60,7 +61,7 @@ export class GeneratePayouts {
   async generateForAllMerchants(): Promise<number> {
     let touched = 0;
     for (const merchantId of await this.commissions.merchantsWithUnbundledDue()) {
-      touched += (await this.run({ merchantId, events: {} }, {})).length;
+      touched += (await this.run(internalCallContext(merchantId, {}), {})).length;
     }
     return touched;
   }

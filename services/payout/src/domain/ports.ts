@@ -23,10 +23,8 @@ import type {
 export type { Page };
 
 /** Who is asking: the tenant, and the trace/request context events should carry. */
-export interface CallContext {
-  merchantId: string;
-  events: EventContext;
-}
+/** The one call context of every service (libs/messaging). */
+export type { CallContext } from '@aff/messaging';
 
 /** Where a payment goes once it is recorded as paid (in-process queue, see jobs/). */
 export interface PaymentQueue {

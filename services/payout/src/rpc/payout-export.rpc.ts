@@ -1,10 +1,9 @@
 /** Thin RPC entry points for payout exports: the checked request to the use case, its reply back. */
 import { pageRequest } from '@aff/api';
-import { ok, type RpcHandlers } from '@aff/messaging';
+import { callContext, idParam, ok, type RpcHandlers } from '@aff/messaging';
 import type { CreateExport } from '../domain/exports/create-export';
 import type { ExportQueries } from '../domain/exports/export-queries';
 import type { SettleExport } from '../domain/exports/settle-export';
-import { callContext, idParam } from './call-context';
 
 export interface ExportUseCases {
   create: CreateExport;

@@ -1,10 +1,9 @@
 /** Thin RPC entry points for payouts: the checked request to the use case, its reply back. */
 import { DEFAULT_LIMIT, paginate, pageRequest } from '@aff/api';
-import { ok, type RpcHandlers } from '@aff/messaging';
+import { callContext, idParam, ok, type RpcHandlers } from '@aff/messaging';
 import type { GeneratePayouts } from '../domain/generate-payouts';
 import type { PayPayout } from '../domain/pay-payout';
 import type { PayoutQueries } from '../domain/payout-queries';
-import { callContext, idParam } from './call-context';
 
 export interface PayoutUseCases {
   queries: PayoutQueries;

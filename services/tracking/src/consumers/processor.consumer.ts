@@ -1,6 +1,6 @@
 /** Verified processor events from the gateway's hook, in order per processor customer. */
 import type { EventType } from '@aff/contracts';
-import { currentEventContext, eventHandlers } from '@aff/messaging';
+import { eventHandlers, internalCallContext } from '@aff/messaging';
 import type { AttributionUseCases } from '../domain/attribution';
 
 export const PROCESSOR_EVENT_TYPE = 'processor.received' satisfies EventType;
@@ -9,10 +9,7 @@ export const PROCESSOR_EVENT_TYPE = 'processor.received' satisfies EventType;
 export function processorConsumer(attribution: AttributionUseCases) {
   const { handle } = eventHandlers({
     'processor.received': (data, { event }) =>
-      attribution.handle(
-        { merchantId: event.merchant_id, events: currentEventContext() },
-        data.event,
-      ),
+      attribution.handle(internalCallContext(event.merchant_id), data.event),
   });
   return { handle };
 }

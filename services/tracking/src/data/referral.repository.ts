@@ -8,7 +8,7 @@
  */
 import type { FilterQuery, UpdateQuery } from 'mongoose';
 import type { EventEnvelope } from '@aff/contracts';
-import type { EventContext, PendingEvent } from '@aff/messaging';
+import type { EventContext, EventRelay } from '@aff/messaging';
 import { mapDuplicate, type NewestList, type TenantRepository } from '@aff/mongo';
 import {
   DuplicateError,
@@ -21,10 +21,6 @@ import { customerKey, type ReferralRecord } from '../domain/records';
 import type { ReferralDocument } from './referral.schema';
 
 /** Publishes events stored with a write (the kernel's outbox relay). */
-export interface EventRelay {
-  relay(pending: PendingEvent[]): void;
-}
-
 export class ReferralRepository implements ReferralStore {
   constructor(
     private readonly repo: TenantRepository<ReferralDocument>,

@@ -25,10 +25,8 @@ import type {
 /** The shared repository vocabulary (libs/api), re-exported for this domain's ports. */
 export { DuplicateError, type Page };
 
-export interface CallContext {
-  merchantId: string;
-  events: EventContext;
-}
+/** The one call context of every service (libs/messaging). */
+export type { CallContext } from '@aff/messaging';
 
 /**
  * Asks the affiliate service (the owner) about a link token or coupon code this service has not

@@ -6,7 +6,7 @@
  * referral id, so the stream keeps one copy.
  */
 import type { EventEnvelope } from '@aff/contracts';
-import type { EventContext } from '@aff/messaging';
+import { internalCallContext, type EventContext } from '@aff/messaging';
 import type { AcceptedVisit, ReferralStore } from './ports';
 import type { ReferralRecord } from './records';
 import type { ReferralWriter } from './referral-writer';
@@ -37,7 +37,7 @@ export class VisitIntake {
     const written = inserted
       ? record
       : ((await this.stored.findById(record.merchant_id, record._id)) ?? record);
-    const ctx = { merchantId: record.merchant_id, events: visit.context };
+    const ctx = internalCallContext(record.merchant_id, visit.context);
     await this.publish(await this.writer.createdEvents(ctx, written), visit.context);
     return written;
   }

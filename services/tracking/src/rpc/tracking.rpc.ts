@@ -1,5 +1,5 @@
 /** Thin RPC entry points of the tracking service. */
-import { currentEventContext, ok, type RpcHandlers } from '@aff/messaging';
+import { callContext, idParam, ok, type RpcHandlers } from '@aff/messaging';
 import { errors } from '@aff/api';
 import type { ReferralQueries } from '../domain/referral-queries';
 import type { ReferralReviews } from '../domain/referral-review';
@@ -14,15 +14,11 @@ export function trackingRpc(deps: {
   presenter: ReferralPresenter;
   reviews: ReferralReviews;
 }): RpcHandlers<'tracking'> {
-  const ctx = (merchantId: string, requestId: string) => ({
-    merchantId,
-    events: currentEventContext(requestId),
-  });
   return {
     recordVisit: async (req, rpc) =>
       ok(
         await deps.visits.recordVisit(
-          ctx(req.merchant_id, rpc.requestId),
+          callContext(req, rpc),
           req.body,
           req.client_address_hash ?? null,
         ),
@@ -30,22 +26,16 @@ export function trackingRpc(deps: {
     recordLead: async (req, rpc) =>
       ok(
         await deps.visits.recordLead(
-          ctx(req.merchant_id, rpc.requestId),
+          callContext(req, rpc),
           req.body,
           req.client_address_hash ?? null,
         ),
       ),
     listReferrals: async (req) => ok(await deps.queries.list(req.merchant_id, req.query)),
     reviewReferral: async (req, rpc) =>
-      ok(
-        await deps.reviews.review(
-          ctx(req.merchant_id, rpc.requestId),
-          req.params.id ?? '',
-          req.body,
-        ),
-      ),
+      ok(await deps.reviews.review(callContext(req, rpc), idParam(req), req.body)),
     getReferral: async (req) => {
-      const id = req.params.id ?? '';
+      const id = idParam(req);
       const record = await deps.referrals.findById(req.merchant_id, id);
       if (!record) throw errors.notFound('Referral', id);
       return ok(await deps.presenter.presentOne(req.merchant_id, record));

@@ -5,15 +5,11 @@
  */
 import type { Model } from 'mongoose';
 import type { EventEnvelope } from '@aff/contracts';
-import type { PendingEvent } from '@aff/messaging';
+import type { EventRelay } from '@aff/messaging';
 import { TenantRepository, mapDuplicate } from '@aff/mongo';
 import { type EndpointChanges, type EndpointStore, type Page } from '../domain/ports';
 import type { EndpointRecord } from '../domain/records';
 import type { EndpointDoc } from './endpoint.schema';
-
-export interface EventRelay {
-  relay(pending: PendingEvent[]): void;
-}
 
 export class EndpointRepository implements EndpointStore {
   private readonly tenant: TenantRepository<EndpointDoc>;

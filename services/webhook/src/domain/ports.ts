@@ -18,17 +18,8 @@ import type { AttemptOutcome } from './retry-schedule';
 /** The shared repository vocabulary (libs/api), re-exported for this domain's ports. */
 export { DuplicateError, type Page };
 
-/** Who is asking: the tenant. */
-export interface CallContext {
-  merchantId: string;
-  /**
-   * The id for a record this call creates: derived from the call's Idempotency-Key when it has
-   * one (a re-run after a lost answer gets the same id), random otherwise.
-   */
-  newId(kind: string): string;
-  /** The call has an Idempotency-Key, so it may re-run one whose answer was lost. */
-  mayBeRerun: boolean;
-}
+/** The one call context of every service (libs/messaging). */
+export type { CallContext } from '@aff/messaging';
 
 /** W3C trace context of the event that caused a delivery. */
 export interface TraceCarrier {

@@ -1,8 +1,7 @@
 /** Thin RPC entry points for the delivery log and redelivery. */
 import { pageRequest } from '@aff/api';
-import { ok, type RpcHandlers } from '@aff/messaging';
+import { callContext, idParam, ok, type RpcHandlers } from '@aff/messaging';
 import type { DeliveryUseCases } from '../domain/deliveries';
-import { callContext, idParam } from './call-context';
 
 export function deliveryRpc(
   deliveries: DeliveryUseCases,

@@ -1,8 +1,7 @@
 /** Thin RPC entry points for `/v1/webhook_endpoints`: parse the request, call the use case, reply. */
 import { pageRequest } from '@aff/api';
-import { ok, type RpcHandlers } from '@aff/messaging';
+import { callContext, idParam, ok, type RpcHandlers } from '@aff/messaging';
 import type { EndpointUseCases } from '../domain/endpoints';
-import { callContext, idParam } from './call-context';
 
 export function endpointRpc(
   endpoints: EndpointUseCases,
