@@ -89,4 +89,11 @@ it('restarts tracking over 200,000 referrals of one merchant and serves visits',
   expect(list.body.pagination.total_count).toBe(HISTORY + 1);
   expect(list.body.data).toHaveLength(25);
   expect(list.body.data[0].id).toBe(mine.body.referral.id);
+  // The link's counts are its stored counters (nothing aggregated at start): the seeded history
+  // (two fifths of it leads, one fifth conversions) plus the new visitor.
+  expect(list.body.data[0].link).toMatchObject({
+    visitors: HISTORY + 1,
+    leads: (HISTORY * 2) / 5,
+    conversions: HISTORY / 5,
+  });
 }, 240_000);

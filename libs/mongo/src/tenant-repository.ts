@@ -36,13 +36,18 @@ export interface WriteResult<T> {
 
 const NEWEST_FIRST = { created_at: -1, _id: -1 } as const;
 
-export interface TenantRepositoryOptions {
+export interface TenantRepositoryOptions<T = unknown> {
   /**
    * Per-merchant record counts, raised right after each batch of inserts and before its callers
    * hear of it. A crash between the two leaves a count short by that batch (docs/decisions.md,
    * "Counts and newest-first lists").
    */
   counts?: MerchantCounts;
+  /**
+   * More counting of each inserted batch, in the same flush and before its callers hear of it
+   * (e.g. tracking's per-link counts); same crash window as `counts`.
+   */
+  alsoCount?: (inserted: T[]) => Promise<void>;
   /** Told when a batch was inserted but its count could not be raised. */
   onCountFailed?: (error: unknown) => void;
 }
@@ -57,13 +62,17 @@ export class TenantRepository<T extends TenantRecord> {
 
   constructor(
     readonly model: Model<T>,
-    opts: TenantRepositoryOptions = {},
+    opts: TenantRepositoryOptions<T> = {},
   ) {
-    const { counts, onCountFailed = () => undefined } = opts;
+    const { counts, alsoCount, onCountFailed = () => undefined } = opts;
     this.inserts = new Batcher<T>({
       flush: async (docs) => {
         const results = await insertManyUnordered(model, docs);
-        if (counts) await counts.added(docs.filter((_, i) => !results[i])).catch(onCountFailed);
+        const inserted = docs.filter((_, i) => !results[i]);
+        await Promise.all([
+          counts?.added(inserted).catch(onCountFailed),
+          alsoCount?.(inserted).catch(onCountFailed),
+        ]);
         return results;
       },
     });

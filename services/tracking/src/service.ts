@@ -21,7 +21,7 @@ import { signInsConsumer } from './consumers/sign-ins.consumer';
 import { AddressFactsRepository, addressFactModels } from './data/address-facts.repository';
 import { PROCESSOR_EVENT_TYPE, processorConsumer } from './consumers/processor.consumer';
 import { CachedCatalogRepository } from './data/catalog-cache';
-import { LinkCountsMemory } from './data/link-counts';
+import { StoredLinkCounts } from './data/link-counts';
 import { catalogModels } from './data/catalog.schema';
 import { ReferralRepository } from './data/referral.repository';
 import { referralModel } from './data/referral.schema';
@@ -52,17 +52,20 @@ const INTAKE_CONCURRENCY = 64;
 export async function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingModels>) {
   const { config, log, models, mongo, nc, relay } = deps;
   const referralsModel = models.referral;
-  // The hot path's read models live in memory, loaded at start and kept current by events.
+  // The catalog lives in memory, loaded at start and kept current by events; link counts are
+  // stored counters, read per referral shown (nothing per record is read at start).
   const catalogRepo = new CachedCatalogRepository(models.catalog);
-  const linkCounts = new LinkCountsMemory(referralsModel);
+  const linkCounts = new StoredLinkCounts(mongo);
   const counts = new MerchantCounts(mongo, 'referral_counts');
   const newest = new NewestList(referralsModel, counts, { created: 'referral.created' });
   // Relays the events its writes queue and keeps `newest` current; use cases never see either.
+  const onCountFailed = (err: unknown) => log.warn({ err }, 'referrals written but not counted');
   const tenant = new TenantRepository(referralsModel, {
     counts,
-    onCountFailed: (err) => log.warn({ err }, 'referrals written but not counted'),
+    alsoCount: (inserted) => linkCounts.added(inserted),
+    onCountFailed,
   });
-  const stored = new ReferralRepository(tenant, relay, newest);
+  const stored = new ReferralRepository(tenant, relay, newest, linkCounts, onCountFailed);
 
   const catalog = new Catalog(
     catalogRepo,
@@ -101,13 +104,9 @@ export async function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingMo
     visits,
     attribution,
     load: async () => {
-      await Promise.all([catalogRepo.load(), linkCounts.load()]);
+      await catalogRepo.load();
     },
-    follow: () => [
-      ...catalogRepo.follow(nc, log),
-      ...linkCounts.follow(nc, log),
-      ...newest.follow(nc, log),
-    ],
+    follow: () => [...catalogRepo.follow(nc, log), ...newest.follow(nc, log)],
     consumers: [
       () =>
         queue.consume(async (visit) => void (await intake.write(visit)), {

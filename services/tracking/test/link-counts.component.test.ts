@@ -1,103 +1,114 @@
 /**
- * Link counts in memory over the real MongoDB-protocol server: a snapshot plus the events after
- * its cut count each referral once. An event for a referral the snapshot already holds adds
- * nothing (the subscription opens before the load, so such events do arrive); one after the cut
- * counts; a referral stamped before the cut but written after the snapshot was read is counted
- * when the slice before the cut is read again; a repeated event counts once.
+ * Stored link counts over the real MongoDB-protocol server: a batch of inserted referrals raises
+ * each link once per new referral (a duplicate is not counted, a coupon referral born a lead
+ * counts its lead), a step to lead or conversion counts only when its conditional write applied,
+ * and a new instance (a restart) reads the counts without reading any referral.
  */
 import { randomUUID } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { Connection, Model } from 'mongoose';
-import type { EventEnvelope, ReferralView } from '@aff/contracts';
-import { connectMongo } from '@aff/mongo';
-import { LinkCountsMemory } from '../src/data/link-counts';
+import { MerchantCounts, NewestList, TenantRepository, connectMongo } from '@aff/mongo';
+import { StoredLinkCounts } from '../src/data/link-counts';
+import { ReferralRepository } from '../src/data/referral.repository';
 import { referralModel, type ReferralDocument } from '../src/data/referral.schema';
+import type { ReferralRecord } from '../src/domain/records';
 
-const SETTLE_MS = 400;
 let mongo: Connection;
 let model: Model<ReferralDocument>;
+let counts: StoredLinkCounts;
+let referrals: ReferralRepository;
 
 beforeAll(async () => {
   mongo = await connectMongo(process.env.MONGO_URL!, `link_counts_test_${Date.now()}`);
   model = referralModel(mongo);
   await model.init();
+  counts = new StoredLinkCounts(mongo);
+  const merchantCounts = new MerchantCounts(mongo, 'referral_counts');
+  referrals = new ReferralRepository(
+    new TenantRepository(model, {
+      counts: merchantCounts,
+      alsoCount: (inserted) => counts.added(inserted),
+    }),
+    { relay: () => undefined },
+    new NewestList(model, merchantCounts, { created: 'referral.created' }),
+    counts,
+  );
 });
 afterAll(async () => {
   await mongo.dropDatabase();
   await mongo.close();
 });
 
-interface Stamps {
-  created: Date;
-  lead?: Date;
-  conversion?: Date;
-}
-
-async function store(merchantId: string, linkId: string, id: string, at: Stamps): Promise<void> {
-  await model.collection.insertOne({
+function aReferral(merchantId: string, linkId: string, lead = false): ReferralRecord {
+  const id = randomUUID();
+  const now = new Date();
+  return {
     _id: id,
     merchant_id: merchantId,
     link_id: linkId,
-    customer_key: `k_${id}`,
-    created_at: at.created,
-    became_lead_at: at.lead ?? null,
-    became_conversion_at: at.conversion ?? null,
-  } as never);
+    affiliate_id: 'a1',
+    campaign_id: 'c1',
+    coupon_id: null,
+    visits: 1,
+    email: null,
+    customer: null,
+    processor_customer_id: null,
+    customer_key: `none:${id}`,
+    processor_account_id: null,
+    conversion_state: lead ? 'lead' : 'visitor',
+    became_lead_at: lead ? now : null,
+    became_conversion_at: null,
+    expires_at: new Date(now.getTime() + 86_400_000),
+    deactivated_at: null,
+    landing_url: null,
+    referrer: null,
+    created_at: now,
+    updated_at: now,
+  };
 }
 
-function event(merchantId: string, linkId: string, id: string, at: Stamps, eventId = randomUUID()) {
-  return {
-    id: eventId,
-    merchant_id: merchantId,
-    data: {
-      id,
-      link: { id: linkId },
-      created_at: at.created.toISOString(),
-      became_lead_at: at.lead?.toISOString() ?? null,
-      became_conversion_at: at.conversion?.toISOString() ?? null,
-    },
-  } as unknown as EventEnvelope<ReferralView>;
-}
-
-it('counts the snapshot up to its cut and the events after it, each referral once', async () => {
+it('counts inserted batches per link, once per new referral', async () => {
   const merchant = `m_${randomUUID()}`;
-  const link = `l_${randomUUID()}`;
-  const long = new Date(Date.now() - 60_000);
-  const old = { created: long, lead: long, conversion: long };
-  await store(merchant, link, 'r1', old);
-  await store(merchant, link, 'r2', { created: long });
-  const counts = new LinkCountsMemory(model, SETTLE_MS);
-  await counts.load();
-  expect(counts.get(merchant, link)).toEqual({ visitors: 2, leads: 1, conversions: 1 });
-
-  // The snapshot holds r1 already: its events (arriving late) add nothing.
-  counts.apply(event(merchant, link, 'r1', old), 'visitors');
-  counts.apply(event(merchant, link, 'r1', old), 'leads');
-  expect(counts.get(merchant, link)).toEqual({ visitors: 2, leads: 1, conversions: 1 });
-
-  // r2 becomes a lead after the cut, and r3 is created after it: counted, a repeat once.
-  const later = { created: long, lead: new Date(Date.now() + 5) };
-  await delay(10);
-  const lead = event(merchant, link, 'r2', later);
-  counts.apply(lead, 'leads');
-  counts.apply(lead, 'leads');
-  counts.apply(event(merchant, link, 'r3', { created: new Date() }), 'visitors');
-  expect(counts.get(merchant, link)).toEqual({ visitors: 3, leads: 2, conversions: 1 });
+  const [a, b] = [`l_${randomUUID()}`, `l_${randomUUID()}`];
+  const batch = [aReferral(merchant, a), aReferral(merchant, a), aReferral(merchant, b, true)];
+  // Written together: one insertMany, and its increments in the same flush.
+  const results = await Promise.all([
+    ...batch.map((r) => referrals.insertIfAbsent(r)),
+    referrals.insertIfAbsent(batch[0]!), // a redelivered visit: a duplicate, not counted
+  ]);
+  expect(results.filter(Boolean)).toHaveLength(3);
+  expect(await counts.get(merchant, a)).toEqual({ visitors: 2, leads: 0, conversions: 0 });
+  expect(await counts.get(merchant, b)).toEqual({ visitors: 1, leads: 1, conversions: 0 });
+  // Another merchant reading the same link id sees nothing.
+  expect(await counts.get(`m_${randomUUID()}`, a)).toEqual({
+    visitors: 0,
+    leads: 0,
+    conversions: 0,
+  });
 });
 
-it('counts a referral stamped before the cut but written after the snapshot was read', async () => {
+it('counts a step only when its conditional write applied, and survives a restart', async () => {
   const merchant = `m_${randomUUID()}`;
   const link = `l_${randomUUID()}`;
-  const counts = new LinkCountsMemory(model, SETTLE_MS);
-  const loadedAt = Date.now();
-  await counts.load();
-  expect(counts.get(merchant, link)).toEqual({ visitors: 0, leads: 0, conversions: 0 });
-  // Stamped just before the cut, landing after the read: its event is before the cut, so only
-  // the second read of the slice can count it.
-  const stamped = { created: new Date(loadedAt - 50) };
-  await store(merchant, link, 'late', stamped);
-  counts.apply(event(merchant, link, 'late', stamped), 'visitors');
-  expect(counts.get(merchant, link).visitors).toBe(0);
-  await delay(SETTLE_MS + 300);
-  expect(counts.get(merchant, link)).toEqual({ visitors: 1, leads: 0, conversions: 0 });
+  const referral = aReferral(merchant, link);
+  await referrals.insertWithEvents(referral, [], {});
+  const step = () =>
+    referrals.updateWithEvents(
+      merchant,
+      referral._id,
+      { became_lead_at: new Date(), conversion_state: 'lead' },
+      [],
+      {},
+      {
+        expected: { became_lead_at: null },
+        linkCounts: { linkId: link, delta: { leads: 1 } },
+      },
+    );
+  expect(await step()).toBe(true);
+  expect(await step()).toBe(false); // the race's loser: no second lead
+  expect(await counts.get(merchant, link)).toEqual({ visitors: 1, leads: 1, conversions: 0 });
+
+  // A restart reads the stored counts; no referral is read (they are gone here).
+  await model.deleteMany({ merchant_id: merchant });
+  const restarted = new StoredLinkCounts(mongo);
+  expect(await restarted.get(merchant, link)).toEqual({ visitors: 1, leads: 1, conversions: 0 });
 });

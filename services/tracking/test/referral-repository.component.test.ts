@@ -8,6 +8,7 @@ import type { Connection } from 'mongoose';
 import { buildEvent } from '@aff/contracts';
 import type { PendingEvent } from '@aff/messaging';
 import { MerchantCounts, NewestList, TenantRepository, connectMongo } from '@aff/mongo';
+import { StoredLinkCounts } from '../src/data/link-counts';
 import { ReferralRepository } from '../src/data/referral.repository';
 import { referralModel } from '../src/data/referral.schema';
 import { DuplicateError } from '../src/domain/ports';
@@ -27,6 +28,7 @@ beforeAll(async () => {
     new TenantRepository(model, { counts }),
     { relay: (pending) => void relayed.push(...pending) },
     new NewestList(model, counts, { created: 'referral.created' }),
+    new StoredLinkCounts(mongo),
   );
 });
 afterAll(async () => {

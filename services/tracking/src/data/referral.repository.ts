@@ -19,6 +19,7 @@ import {
 } from '../domain/ports';
 import { customerKey, type ReferralRecord } from '../domain/records';
 import type { ReferralDocument } from './referral.schema';
+import type { StoredLinkCounts } from './link-counts';
 
 /** Publishes events stored with a write (the kernel's outbox relay). */
 export class ReferralRepository implements ReferralStore {
@@ -26,6 +27,8 @@ export class ReferralRepository implements ReferralStore {
     private readonly repo: TenantRepository<ReferralDocument>,
     private readonly relay: EventRelay,
     private readonly newest: Pick<NewestList<ReferralDocument>, 'add' | 'page'>,
+    private readonly linkCounts: Pick<StoredLinkCounts, 'add'>,
+    private readonly onCountFailed: (error: unknown) => void = () => undefined,
   ) {}
 
   findById(merchantId: string, id: string): Promise<ReferralRecord | null> {
@@ -88,6 +91,7 @@ export class ReferralRepository implements ReferralStore {
         'Referral',
       );
       if (!result) return false;
+      await this.countLink(merchantId, change);
       this.relay.relay(result.pending);
       return true;
     }
@@ -95,8 +99,16 @@ export class ReferralRepository implements ReferralStore {
     // conditional write applies (TenantRepository.applyIf): one command per batch.
     const pending = await this.repo.applyIf(merchantId, id, condition, update, events, context);
     if (!pending) return false;
+    await this.countLink(merchantId, change);
     this.relay.relay(pending);
     return true;
+  }
+
+  /** Raises the link's counts after its write applied (inserts are counted with their batch). */
+  private async countLink(merchantId: string, change: ReferralChange): Promise<void> {
+    if (!change.linkCounts) return;
+    const { linkId, delta } = change.linkCounts;
+    await this.linkCounts.add(merchantId, linkId, delta).catch(this.onCountFailed);
   }
 }
 

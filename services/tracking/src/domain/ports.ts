@@ -61,6 +61,8 @@ export interface ReferralChange {
   expected?: Partial<ReferralRecord>;
   /** Visits to add in the same write. */
   addVisits?: number;
+  /** What the write adds to its link's counts (counted once the write applied). */
+  linkCounts?: { linkId: string; delta: Partial<LinkCounts> };
 }
 
 /**
@@ -115,7 +117,7 @@ export interface CatalogStore {
 
 /** Visitors, leads and conversions per link (kept in memory by the implementation). */
 export interface LinkCountsReader {
-  get(merchantId: string, linkId: string): LinkCounts;
+  get(merchantId: string, linkId: string): Promise<LinkCounts>;
 }
 
 /** Applies a processor event at most once per consumer (the record of applied events). */

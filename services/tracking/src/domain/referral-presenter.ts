@@ -1,4 +1,7 @@
-/** Builds referral views for a batch of records: links, their counts and affiliates from memory. */
+/**
+ * Builds referral views for a batch of records: links and affiliates from memory, the links'
+ * counts from their stored counters (one batched read).
+ */
 import type { ReferralView } from '@aff/contracts';
 import type { CatalogStore, LinkCountsReader } from './ports';
 import type { ReferralRecord } from './records';
@@ -23,12 +26,17 @@ export class ReferralPresenter {
         : Promise.resolve([]),
     ]);
     const linkById = new Map(links.map((l) => [l._id, l]));
+    const counts = new Map(
+      await Promise.all(
+        links.map(async (l) => [l._id, await this.linkCounts.get(merchantId, l._id)] as const),
+      ),
+    );
     const affiliateById = new Map(affiliates.map((a) => [a._id, a.view]));
     return records.map((record) => {
       const link = record.link_id ? linkById.get(record.link_id) : undefined;
       return toReferralView(
         record,
-        link ? toReferralLink(link, this.linkCounts.get(merchantId, link._id)) : null,
+        link ? toReferralLink(link, counts.get(link._id)!) : null,
         opts.withAffiliate ? affiliateById.get(record.affiliate_id) : undefined,
       );
     });

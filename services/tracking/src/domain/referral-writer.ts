@@ -7,7 +7,7 @@ import { buildEvent, deterministicId } from '@aff/contracts';
 import type { EventEnvelope, EventMap, ReferralView } from '@aff/contracts';
 import type { ReferralPresenter } from './referral-presenter';
 import type { CallContext, ReferralStore } from './ports';
-import type { ReferralRecord } from './records';
+import type { LinkCounts, ReferralRecord } from './records';
 
 export type ReferralEventType =
   | 'referral.created'
@@ -27,6 +27,15 @@ export interface WriteOptions {
   idSeed?: string;
   /** More events to store in the same write, built from the new view. */
   extra?: (view: ReferralView) => EventEnvelope[];
+}
+
+/** What a write from `before` (null: a new referral) to `after` adds to its link's counts. */
+export function countsAdded(before: ReferralRecord | null, after: ReferralRecord): LinkCounts {
+  return {
+    visitors: before ? 0 : 1,
+    leads: after.became_lead_at && !before?.became_lead_at ? 1 : 0,
+    conversions: after.became_conversion_at && !before?.became_conversion_at ? 1 : 0,
+  };
 }
 
 export class ReferralWriter {
@@ -89,7 +98,13 @@ export class ReferralWriter {
       set,
       events,
       ctx.events,
-      { expected: opts.condition, addVisits: opts.inc?.visits },
+      {
+        expected: opts.condition,
+        addVisits: opts.inc?.visits,
+        linkCounts: current.link_id
+          ? { linkId: current.link_id, delta: countsAdded(current, next) }
+          : undefined,
+      },
     );
     return written ? view : null;
   }
@@ -105,9 +120,10 @@ export class ReferralWriter {
   ): Promise<ReferralView> {
     const view = await this.presenter.presentOne(merchantId, after, { withAffiliate: true });
     if (view.link) {
-      if (!before) view.link.visitors += 1;
-      if (after.became_lead_at && !before?.became_lead_at) view.link.leads += 1;
-      if (after.became_conversion_at && !before?.became_conversion_at) view.link.conversions += 1;
+      const added = countsAdded(before, after);
+      view.link.visitors += added.visitors;
+      view.link.leads += added.leads;
+      view.link.conversions += added.conversions;
     }
     return view;
   }

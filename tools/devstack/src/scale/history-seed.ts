@@ -1,8 +1,9 @@
 /**
  * A merchant's long history written as the services write it: batches of documents shaped like
  * tracking's referrals and commission's commissions, each batch one unordered `insertMany`
- * followed by the `$inc` of the merchant's counter (libs/mongo `MerchantCounts`), as
- * `TenantRepository` does. The bench's scale phase and the start-up regression test use it.
+ * followed by the `$inc` of the merchant's counter (libs/mongo `MerchantCounts`) and, for
+ * referrals, of their link's stored counts (tracking's `link_counts`), as `TenantRepository`
+ * does. The bench's scale phase and the start-up regression test use it.
  */
 import { randomUUID } from 'node:crypto';
 import type { mongo } from 'mongoose';
@@ -30,7 +31,17 @@ const STATES = ['visitor', 'visitor', 'visitor', 'lead', 'conversion'] as const;
 
 /** Writes `count` referrals (mostly visitors, some leads and conversions) into tracking's db. */
 export function seedReferrals(db: Db, target: SeedTarget, opts: SeedOptions): Promise<void> {
-  return seed(db, 'referrals', 'referral_counts', target.merchantId, opts, (i, at) => {
+  const linkCounts = db.collection<{ _id: string }>('link_counts');
+  const counted = async (rows: Record<string, unknown>[]) => {
+    const leads = rows.filter((r) => r.became_lead_at).length;
+    const conversions = rows.filter((r) => r.became_conversion_at).length;
+    await linkCounts.updateOne(
+      { _id: target.linkId, merchant_id: target.merchantId },
+      { $inc: { visitors: rows.length, leads, conversions } },
+      { upsert: true },
+    );
+  };
+  return seed(db, 'referrals', 'referral_counts', target.merchantId, opts, counted, (i, at) => {
     const id = randomUUID();
     const state = STATES[i % STATES.length]!;
     const lead = state === 'visitor' ? null : at;
@@ -63,7 +74,8 @@ export function seedReferrals(db: Db, target: SeedTarget, opts: SeedOptions): Pr
 
 /** Writes `count` settled commissions (paid or voided: no job picks them up) into commission's db. */
 export function seedCommissions(db: Db, target: SeedTarget, opts: SeedOptions): Promise<void> {
-  return seed(db, 'commissions', 'commission_counts', target.merchantId, opts, (i, at) => {
+  const none = () => Promise.resolve();
+  return seed(db, 'commissions', 'commission_counts', target.merchantId, opts, none, (i, at) => {
     const paid = i % 10 !== 0;
     return {
       _id: randomUUID(),
@@ -98,6 +110,7 @@ async function seed(
   countCollection: string,
   merchantId: string,
   opts: SeedOptions,
+  counted: (rows: Record<string, unknown>[]) => Promise<void>,
   make: (i: number, at: Date) => Record<string, unknown>,
 ): Promise<void> {
   const batch = opts.batch ?? 5_000;
@@ -113,6 +126,7 @@ async function seed(
     });
     await docs.insertMany(rows as never[], { ordered: false });
     await counts.updateOne({ _id: merchantId }, { $inc: { count: n } }, { upsert: true });
+    await counted(rows);
     done += n;
     opts.onProgress?.(done);
   }
