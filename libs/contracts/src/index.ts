@@ -19,3 +19,4 @@ export * from './views-webhook';
 export * from './operations';
 export * from './openapi';
 export * from './event-schemas';
+export * from './visit-intake-message';

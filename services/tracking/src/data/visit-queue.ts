@@ -5,7 +5,12 @@
  * So every referral a visitor was told about is in the database or still in this queue.
  */
 import { AppError } from '@aff/api';
-import { VISIT_INTAKE, type EventEnvelope } from '@aff/contracts';
+import {
+  VISIT_ACCEPTED,
+  VISIT_INTAKE,
+  acceptedVisitRecordSchema,
+  type EventEnvelope,
+} from '@aff/contracts';
 import type { Logger } from '@aff/logging';
 import {
   currentEventContext,
@@ -18,20 +23,11 @@ import {
 import type { ReferralRecord } from '../domain/records';
 import type { AcceptedVisit, VisitQueue } from '../domain/ports';
 
-const MESSAGE_TYPE = 'visit.accepted';
 /**
  * The share of the caller's wait spent trying to store a visit: the rest leaves time for the
  * 503 to travel back through the gateway before its own timeout answers 504 instead.
  */
 const SHARE_OF_ANSWER_TIME_FOR_TRIES = 0.6;
-const DATE_FIELDS = [
-  'created_at',
-  'updated_at',
-  'expires_at',
-  'became_lead_at',
-  'became_conversion_at',
-  'deactivated_at',
-] as const;
 
 export class JetStreamVisitQueue implements VisitQueue {
   private constructor(private readonly queue: KeyedWorkQueue) {}
@@ -62,7 +58,7 @@ export class JetStreamVisitQueue implements VisitQueue {
   async submit(record: ReferralRecord, context: EventContext): Promise<void> {
     const message: EventEnvelope<ReferralRecord> = {
       id: record._id,
-      type: MESSAGE_TYPE,
+      type: VISIT_ACCEPTED,
       merchant_id: record.merchant_id,
       occurred_at: record.created_at.toISOString(),
       data: record,
@@ -107,14 +103,9 @@ export class JetStreamVisitQueue implements VisitQueue {
   }
 }
 
+/** The queued referral, checked against its contract; null when the message is not one. */
 function toRecord(message: EventEnvelope): ReferralRecord | null {
-  if (message.type !== MESSAGE_TYPE || !message.data || typeof message.data !== 'object')
-    return null;
-  const raw = message.data as Record<string, unknown>;
-  const record: Record<string, unknown> = { ...raw };
-  for (const field of DATE_FIELDS) {
-    const value = raw[field];
-    record[field] = typeof value === 'string' ? new Date(value) : null;
-  }
-  return record as unknown as ReferralRecord;
+  if (message.type !== VISIT_ACCEPTED) return null;
+  const parsed = acceptedVisitRecordSchema.safeParse(message.data);
+  return parsed.success ? parsed.data : null;
 }
