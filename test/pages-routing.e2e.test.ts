@@ -1,7 +1,7 @@
 /**
  * The gateway hands `/portal` and `/console` to the web service over NATS, behind a limit per
- * client address: over it a JSON 429 with Retry-After (another address is unaffected), a
- * console that does not exist yet answers the API's JSON 404 from the web service, and with
+ * client address: over it a JSON 429 with Retry-After (another address is unaffected), the
+ * console is answered by the web service (a signed-out visitor goes to its sign-in page), and with
  * the web service gone the pages answer 503 rather than hang or fall back to anything else.
  */
 import { randomInt } from 'node:crypto';
@@ -38,11 +38,15 @@ it('limits page requests per client address, apart from other addresses', async 
   expect((await page('/portal/signed-out', other)).status).toBe(200);
 });
 
-it('routes /console to the web service, which answers the JSON 404 until the console lands', async () => {
+it('routes /console to the web service, which sends a signed-out visitor to its sign-in page', async () => {
   const ip = `192.0.2.${randomInt(1, 254)}`;
   const res = await page('/console/anything?x=1', ip);
-  expect(res.status).toBe(404);
-  expect(await res.json()).toEqual({ error: 'Not found.' });
+  expect(res.status).toBe(303);
+  expect(res.headers.get('location')).toBe('/console/sign-in');
+  // Another address: this one's budget (3) is spent on the requests below.
+  const signIn = await page('/console/sign-in', `198.18.0.${randomInt(1, 254)}`);
+  expect(signIn.status).toBe(200);
+  expect(await signIn.text()).toContain('<html lang="en">');
   // Answered by the web service: without it the console is unavailable, not a gateway 404.
   await isolated.system.stopProcess('web');
   try {

@@ -33,7 +33,7 @@ const tables: Record<ServiceName, Record<string, unknown>> = {
   commission: commissionRpcTable(none),
   payout: payoutRpcTable(none),
   webhook: webhookRpcTable(none),
-  web: webRpcTable(none),
+  web: webRpcTable(none, none),
 };
 
 it.each(SERVICES)(
@@ -160,6 +160,7 @@ it('internal operations take a typed input, have no HTTP shape, and stay out of 
   expect(internal.map((operation) => operation.name).sort()).toEqual([
     'confirmEmail',
     'confirmWallet',
+    'inviteConsoleUser',
     'redeemMagicLink',
     'renderPage',
     'resolveCouponCode',

@@ -1,6 +1,6 @@
 /**
- * The web service: the pages people use (the affiliate portal; the merchant console to come).
- * It owns sessions only; every read and action goes to the owning service's operations. The
+ * The web service: the pages people use (the affiliate portal and the merchant console).
+ * It owns sessions and console users only; every read and action goes to the owning service's operations. The
  * gateway hands it each page request over NATS (`renderPage`), answered by an Express app that
  * runs in-process, with no socket of its own (./pages/page-dispatch.ts).
  */
@@ -9,12 +9,19 @@ import { RpcClient } from '@aff/messaging';
 import { retentionJob } from '@aff/mongo';
 import type { Connection } from 'mongoose';
 import { configSchema, loadWebConfig } from './config';
+import { ConsoleAccounts } from './console/console-accounts';
+import { consoleMailer } from './console/console-mailer';
+import { consoleModels } from './console/console.schema';
+import { inviteHandler } from './console/invite.rpc';
 import { buildWebApp } from './pages/web-app';
 import { webRpcTable } from './rpc/rpc-table';
 import { portalSessionModel } from './portal/portal-session.schema';
 import { PortalSessions } from './portal/portal-sessions';
 
-const webModels = (mongo: Connection) => ({ portalSession: portalSessionModel(mongo) });
+const webModels = (mongo: Connection) => ({
+  portalSession: portalSessionModel(mongo),
+  ...consoleModels(mongo),
+});
 
 export const webService = defineService({
   name: 'web',
@@ -23,9 +30,20 @@ export const webService = defineService({
   models: webModels,
   outbox: () => [],
   build: ({ config, log, nc, models }) => {
+    const rpc = new RpcClient(nc, config.RPC_TIMEOUT_MS);
+    const accounts = new ConsoleAccounts(models);
+    const mailer = consoleMailer(config);
     const app = buildWebApp({
+      console: {
+        rpc,
+        accounts,
+        mailer,
+        publicUrl: config.PUBLIC_URL,
+        signInPerEmail: config.CONSOLE_SIGN_IN_PER_EMAIL,
+        log,
+      },
       portal: {
-        rpc: new RpcClient(nc, config.RPC_TIMEOUT_MS),
+        rpc,
         sessions: new PortalSessions(models.portalSession, config.PORTAL_SESSION_HOURS * 3_600_000),
         publicUrl: config.PUBLIC_URL,
         log,
@@ -33,11 +51,15 @@ export const webService = defineService({
       log,
     });
     return {
-      rpc: webRpcTable(app),
+      rpc: webRpcTable(app, inviteHandler({ accounts, mailer, publicUrl: config.PUBLIC_URL })),
       intervals: [
         // Expired sessions go (expiry is also checked on every read; docs/retention.md).
         retentionJob(
-          [{ model: models.portalSession, field: 'expires_at', keepMs: 0 }],
+          [
+            { model: models.portalSession, field: 'expires_at', keepMs: 0 },
+            { model: models.consoleSession, field: 'expires_at', keepMs: 0 },
+            { model: models.consoleLink, field: 'expires_at', keepMs: 0 },
+          ],
           config.RETENTION_PRUNE_MS,
         ),
       ],

@@ -8,6 +8,7 @@ import { rpcSubject } from '../subjects';
 import * as affiliates from './affiliates';
 import * as campaigns from './campaigns';
 import * as commissions from './commissions';
+import * as consoleUsers from './console';
 import * as coupons from './coupons';
 import * as links from './links';
 import * as meta from './meta';
@@ -37,6 +38,7 @@ export {
   type PageRequest,
 } from './pages';
 export { ALL_EVENTS } from './webhooks';
+export { CONSOLE_ROLES } from './console';
 
 /** Picks the operations out of a module (it also exports helper schemas). */
 type OperationsOf<M> = {
@@ -78,6 +80,7 @@ export const OPERATIONS = keyedByName({
   ...operationsOf(publicRoutes),
   ...operationsOf(meta),
   ...operationsOf(pages),
+  ...operationsOf(consoleUsers),
 });
 
 export type OperationMap = typeof OPERATIONS;

@@ -3,18 +3,21 @@
  * once, here, and never stored in clear.
  *   npm run ops -- merchant:create --name <name> [--rate-limit <n>] [--json]
  *   npm run ops -- merchant:rotate-secret --merchant <id> [--json]
+ *   npm run ops -- console:invite --merchant <id> --email <e> [--role owner|viewer] [--json]
  */
 import { parseArgs } from 'node:util';
 import { MERCHANT_CHANGED_SUBJECT } from '@aff/contracts';
 import { connect } from '@nats-io/transport-node';
 import { connectMongo } from '@aff/mongo';
 import { MerchantRepository } from '../merchants/merchant.repository';
+import { inviteConsoleUser, parseRole } from './console-invite';
 import { merchantModel } from '../merchants/merchant.schema';
 import { loadOpsSettings } from './runtime-settings';
 
 const USAGE = `usage:
   merchant:create --name <name> [--rate-limit <requests per 30 s>] [--json]
-  merchant:rotate-secret --merchant <id> [--json]`;
+  merchant:rotate-secret --merchant <id> [--json]
+  console:invite --merchant <id> --email <address> [--role owner|viewer] [--json]`;
 
 class UsageError extends Error {}
 
@@ -26,6 +29,8 @@ async function main(argv: string[]): Promise<void> {
       name: { type: 'string' },
       'rate-limit': { type: 'string' },
       merchant: { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string' },
       json: { type: 'boolean', default: false },
     },
     strict: true,
@@ -63,6 +68,28 @@ async function main(argv: string[]): Promise<void> {
       await notify();
       print(values.json, { merchant_id: id, api_secret: rotated.apiSecret }, [
         `New API secret for ${id} (shown once; the old one no longer works): ${rotated.apiSecret}`,
+      ]);
+    });
+    return;
+  }
+  if (command === 'console:invite') {
+    const id = values.merchant?.trim();
+    const email = values.email?.trim();
+    const role = parseRole(values.role);
+    if (!id) throw new UsageError('--merchant is required');
+    if (!email || !/^[^@\s]+@[^@\s]+$/.test(email))
+      throw new UsageError('--email <address> is required');
+    if (!role) throw new UsageError('--role must be owner or viewer');
+    const settings = loadOpsSettings();
+    await withRepository(async (repo) => {
+      const invited = await inviteConsoleUser(repo, settings.natsUrl, {
+        merchant_id: id,
+        email,
+        role,
+      });
+      print(values.json, invited, [
+        `Console user ${email} (${role}) of ${id}: ${invited.user_id}`,
+        `  A sign-in link was mailed (15 minutes, single use): ${invited.sign_in_url}`,
       ]);
     });
     return;

@@ -1,15 +1,17 @@
 /**
- * The web service's Express app: the portal's routes, then `/console` (not built yet: the API's
- * JSON 404, as the gateway answered it before), then JSON errors like the gateway's. Requests
+ * The web service's Express app: the portal's routes, the merchant console's, then JSON errors
+ * like the gateway's for anything else. Requests
  * reach it only through `renderPage` (./page-dispatch.ts), never from a socket.
  */
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from '@aff/logging';
 import { redactUrl } from '@aff/telemetry';
+import { consoleRouter, type ConsoleDeps } from '../console/console-routes';
 import { portalRouter, type PortalDeps } from '../portal/portal-routes';
 
 export interface WebAppDeps {
   portal: PortalDeps;
+  console: ConsoleDeps;
   log: Logger;
 }
 
@@ -19,6 +21,7 @@ export function buildWebApp(deps: WebAppDeps): Express {
   // As the gateway parsed queries for the portal: `qs`, so `a[]=x` arrives as an array.
   app.set('query parser', 'extended');
   app.use(portalRouter(deps.portal));
+  app.use(consoleRouter(deps.console));
   app.use(notFound);
   app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error);

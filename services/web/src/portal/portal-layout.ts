@@ -7,7 +7,11 @@ export interface LayoutOptions {
   /** Shown in the header with a sign-out button when signed in. */
   signedIn?: { name: string; csrf: string };
   body: SafeHtml;
+  /** Which site the page belongs to; the portal's by default (the console passes its own). */
+  site?: { name: string; signOutAction: string; nav?: SafeHtml };
 }
+
+const PORTAL_SITE = { name: 'Affiliate dashboard', signOutAction: '/portal/sign-out' };
 
 // Colours meet WCAG AA contrast on white (text #1f2933, links #0b57d0, muted #4b5563).
 const STYLES = `
@@ -49,6 +53,10 @@ form.settings .check input{width:22px;height:22px}
 .swatch.visitors{background:#0b57d0}.swatch.conversions{background:#c2410c}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 nav.pager{display:flex;gap:12px;margin-top:12px}
+nav.site{background:#fff;border-bottom:1px solid #d5dbe1;padding:8px 16px;display:flex;gap:16px;flex-wrap:wrap}
+form.inline{display:inline;margin:0}
+.filters{display:flex;gap:8px;flex-wrap:wrap;align-items:end}.filters label{display:flex;flex-direction:column;font-weight:600}
+.filters input,.filters select,form.signin input{font:inherit;padding:8px;border:1px solid #9aa5b1;border-radius:6px;min-height:44px}
 @media (max-width:600px){main{padding:8px}section{padding:12px}.stats dd{font-size:1.25rem}}
 `;
 
@@ -82,13 +90,14 @@ document.addEventListener('click', async (event) => {
 `;
 
 export function layout(opts: LayoutOptions): string {
+  const site = opts.site ?? PORTAL_SITE;
   const page = html`<!doctype html>
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="no-referrer" />
-        <title>${opts.title} · Affiliate dashboard</title>
+        <title>${opts.title} · ${site.name}</title>
         <link rel="icon" href="${FAVICON}" />
         <style nonce="${opts.nonce}">
           ${new SafeHtml(STYLES)}
@@ -97,10 +106,10 @@ export function layout(opts: LayoutOptions): string {
       <body>
         <a class="skip" href="#main">Skip to content</a>
         <header>
-          <h1>Affiliate dashboard</h1>
+          <h1>${site.name}</h1>
           ${
             opts.signedIn
-              ? html`<form method="post" action="/portal/sign-out">
+              ? html`<form method="post" action="${site.signOutAction}">
                   <span>${opts.signedIn.name}</span>
                   <input type="hidden" name="_csrf" value="${opts.signedIn.csrf}" />
                   <button type="submit">Sign out</button>
@@ -108,6 +117,7 @@ export function layout(opts: LayoutOptions): string {
               : ''
           }
         </header>
+        ${opts.site?.nav ?? ''}
         <main id="main">${opts.body}</main>
         ${
           opts.signedIn

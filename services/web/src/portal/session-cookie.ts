@@ -1,14 +1,24 @@
-/** The portal's session cookie: HttpOnly, SameSite=Lax, Secure over HTTPS, with an expiry. */
+/**
+ * Session cookies: HttpOnly, SameSite=Lax, Secure over HTTPS, with an expiry. The portal's by
+ * default; the console passes its own name and path (CONSOLE_COOKIE).
+ */
 import type { Request, Response } from 'express';
 
 export const SESSION_COOKIE = 'aff_portal';
 
-export function readSessionCookie(req: Request): string | undefined {
+export interface CookieKind {
+  name: string;
+  path: string;
+}
+const PORTAL_COOKIE: CookieKind = { name: SESSION_COOKIE, path: '/portal' };
+export const CONSOLE_COOKIE: CookieKind = { name: 'aff_console', path: '/console' };
+
+export function readSessionCookie(req: Request, kind = PORTAL_COOKIE): string | undefined {
   const header = req.headers.cookie;
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) {
+    if (eq > 0 && part.slice(0, eq).trim() === kind.name) {
       return part.slice(eq + 1).trim() || undefined;
     }
   }
@@ -26,11 +36,12 @@ export function sessionCookie(
   expires: Date,
   secure: boolean,
   now: Date = new Date(),
+  kind = PORTAL_COOKIE,
 ): string {
   const maxAge = Math.max(0, Math.round((expires.getTime() - now.getTime()) / 1000));
   return [
-    `${SESSION_COOKIE}=${token ?? ''}`,
-    'Path=/portal',
+    `${kind.name}=${token ?? ''}`,
+    `Path=${kind.path}`,
     `Max-Age=${token ? maxAge : 0}`,
     `Expires=${(token ? expires : new Date(0)).toUTCString()}`,
     'HttpOnly',
@@ -39,10 +50,16 @@ export function sessionCookie(
   ].join('; ');
 }
 
-export function setSessionCookie(res: Response, token: string, expires: Date, secure: boolean) {
-  res.append('Set-Cookie', sessionCookie(token, expires, secure));
+export function setSessionCookie(
+  res: Response,
+  token: string,
+  expires: Date,
+  secure: boolean,
+  kind = PORTAL_COOKIE,
+) {
+  res.append('Set-Cookie', sessionCookie(token, expires, secure, new Date(), kind));
 }
 
-export function clearSessionCookie(res: Response, secure: boolean) {
-  res.append('Set-Cookie', sessionCookie(null, new Date(0), secure));
+export function clearSessionCookie(res: Response, secure: boolean, kind = PORTAL_COOKIE) {
+  res.append('Set-Cookie', sessionCookie(null, new Date(0), secure, new Date(), kind));
 }

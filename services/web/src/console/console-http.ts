@@ -1,0 +1,133 @@
+/**
+ * Console plumbing: the page frame, the session gate, and the checks every state-changing
+ * request passes (same-origin, CSRF token, role). The portal's pieces are reused: security
+ * headers, layout, cookies, html escaping.
+ */
+import type { NextFunction, Request, Response } from 'express';
+import { html, type SafeHtml } from '../portal/html';
+import { layout } from '../portal/portal-layout';
+import {
+  CONSOLE_COOKIE,
+  clearSessionCookie,
+  isHttps,
+  readSessionCookie,
+} from '../portal/session-cookie';
+import { csrfOk, type ConsoleAccounts, type ConsoleSession } from './console-accounts';
+
+export const session = (res: Response) => res.locals.console as ConsoleSession;
+
+const NAV = html`<nav class="site" aria-label="Console">
+  <a href="/console/affiliates">Affiliates</a>
+</nav>`;
+
+export function consolePage(
+  res: Response,
+  status: number,
+  title: string,
+  body: SafeHtml,
+  signedIn = true,
+) {
+  const current = res.locals.console as ConsoleSession | undefined;
+  res
+    .status(status)
+    .type('html')
+    .send(
+      layout({
+        title,
+        nonce: res.locals.nonce as string,
+        body,
+        site: {
+          name: 'Merchant console',
+          signOutAction: '/console/sign-out',
+          ...(signedIn && current ? { nav: NAV } : {}),
+        },
+        ...(signedIn && current
+          ? { signedIn: { name: `${current.email} (${current.role})`, csrf: current.csrfToken } }
+          : {}),
+      }),
+    );
+}
+
+export const message = (title: string, text: string, extra: SafeHtml | string = '') =>
+  html`<section>
+    <h2>${title}</h2>
+    <p>${text}</p>
+    ${extra}
+  </section>`;
+
+/** Pages need a live session; without one, GETs go to the sign-in page, the rest get a 401. */
+export function requireConsoleSession(deps: { accounts: ConsoleAccounts; publicUrl: string }) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const token = readSessionCookie(req, CONSOLE_COOKIE);
+    const found = await deps.accounts.session(token);
+    if (!found) {
+      if (token) clearSessionCookie(res, isHttps(req, deps.publicUrl), CONSOLE_COOKIE);
+      if (req.method === 'GET' || req.method === 'HEAD') {
+        res.redirect(303, '/console/sign-in');
+        return;
+      }
+      consolePage(
+        res,
+        401,
+        'Signed out',
+        message('You are not signed in', 'Sign in again.'),
+        false,
+      );
+      return;
+    }
+    res.locals.console = found;
+    next();
+  };
+}
+
+/**
+ * A state-changing request whose `Origin` is not the platform's own changes nothing (forged
+ * cross-site posts). Browsers send Origin on every POST; a request without one still needs the
+ * session's CSRF token.
+ */
+export function sameOrigin(publicUrl: string) {
+  const own = new URL(publicUrl).origin;
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (req.method === 'GET' || req.method === 'HEAD') return next();
+    const origin = req.headers.origin;
+    if (origin !== undefined && origin !== own) {
+      consolePage(
+        res,
+        403,
+        'Refused',
+        message('Request refused', 'This form was not sent from the console.'),
+        false,
+      );
+      return;
+    }
+    next();
+  };
+}
+
+export function checkCsrf(req: Request, res: Response, next: NextFunction) {
+  const sent = (req.body as Record<string, unknown> | undefined)?._csrf;
+  if (!csrfOk(session(res), sent)) {
+    consolePage(
+      res,
+      403,
+      'Form expired',
+      message('This form has expired', 'Reload the page and try again.'),
+    );
+    return;
+  }
+  next();
+}
+
+/** Viewers see everything and change nothing: every action route passes through this. */
+export function requireOwner(_req: Request, res: Response, next: NextFunction) {
+  if (session(res).role !== 'owner') {
+    consolePage(
+      res,
+      403,
+      'Not allowed',
+      message('Not allowed', 'Your role (viewer) can see the program but not change it.'),
+    );
+    return;
+  }
+  next();
+}

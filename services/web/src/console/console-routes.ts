@@ -1,0 +1,67 @@
+/**
+ * The merchant console under `/console`: sign-in (./sign-in-routes.ts), then, behind a session,
+ * its pages (one module each). Every POST passes the same-origin check first; actions then
+ * check the CSRF token and the role (./console-http.ts).
+ */
+import express, { type Router } from 'express';
+import type { Logger } from '@aff/logging';
+import type { RpcClient } from '@aff/messaging';
+import { html } from '../portal/html';
+import { securityHeaders } from '../portal/portal-http';
+import { affiliatesRoutes } from './affiliates-page';
+import type { ConsoleAccounts } from './console-accounts';
+import { consolePage, message, requireConsoleSession, sameOrigin } from './console-http';
+import type { ConsoleMailer } from './console-mailer';
+import { signInRoutes } from './sign-in-routes';
+
+export interface ConsoleDeps {
+  rpc: RpcClient;
+  accounts: ConsoleAccounts;
+  mailer: ConsoleMailer;
+  publicUrl: string;
+  signInPerEmail: number;
+  log: Logger;
+}
+
+export function consoleRouter(deps: ConsoleDeps): Router {
+  const router = express.Router();
+  router.use('/console', securityHeaders, sameOrigin(deps.publicUrl));
+  const body = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 });
+  router.use(signInRoutes({ ...deps, perEmail: deps.signInPerEmail }, body));
+  router.use('/console', requireConsoleSession(deps));
+  router.get('/console', (_req, res) => res.redirect(303, '/console/affiliates'));
+  router.use(affiliatesRoutes(deps.rpc, body));
+  router.use('/console', (_req, res) => {
+    consolePage(
+      res,
+      404,
+      'Not found',
+      message('Not found', 'There is no such page.', html`<p><a href="/console">Back</a></p>`),
+    );
+  });
+  router.use('/console', consoleErrors(deps.log));
+  return router;
+}
+
+function consoleErrors(log: Logger) {
+  return (
+    error: unknown,
+    _req: express.Request,
+    res: express.Response,
+    next: express.NextFunction,
+  ) => {
+    if (res.headersSent) return next(error);
+    const status = (error as { status?: number }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      consolePage(
+        res,
+        status,
+        'Bad request',
+        message('Bad request', 'The form could not be read.'),
+      );
+      return;
+    }
+    log.error({ err: error, requestId: res.locals.requestId }, 'console request failed');
+    consolePage(res, 503, 'Unavailable', message('Console unavailable', 'Try again in a moment.'));
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * The console's own data in web's database: users (invited by the operator), their sign-in
+ * links and their sessions. Link and session `_id`s are SHA-256 hashes of the secret the user
+ * holds, so a leaked database hands out nothing. Expiry is checked in code; the retention job
+ * deletes what has expired (no TTL index on every server).
+ */
+import { Schema, type Connection, type Model } from 'mongoose';
+
+export interface ConsoleUserRecord {
+  _id: string;
+  merchant_id: string;
+  /** Lower-cased. */
+  email: string;
+  role: 'owner' | 'viewer';
+  created_at: Date;
+}
+
+export interface ConsoleLinkRecord {
+  _id: string;
+  user_id: string;
+  created_at: Date;
+  expires_at: Date;
+}
+
+export interface ConsoleSessionRecord {
+  _id: string;
+  user_id: string;
+  csrf_token: string;
+  created_at: Date;
+  /** Idle expiry: pushed forward as the session is used. */
+  expires_at: Date;
+}
+
+const users = new Schema<ConsoleUserRecord>(
+  {
+    _id: String,
+    merchant_id: { type: String, required: true },
+    email: { type: String, required: true },
+    role: { type: String, required: true },
+    created_at: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+// One user per address and merchant: a second invite changes the role, never duplicates.
+users.index({ merchant_id: 1, email: 1 }, { unique: true });
+users.index({ email: 1 });
+
+const links = new Schema<ConsoleLinkRecord>(
+  {
+    _id: String,
+    user_id: { type: String, required: true },
+    created_at: { type: Date, required: true },
+    expires_at: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+links.index({ user_id: 1 });
+links.index({ expires_at: 1 });
+
+const sessions = new Schema<ConsoleSessionRecord>(
+  {
+    _id: String,
+    user_id: { type: String, required: true },
+    csrf_token: { type: String, required: true },
+    created_at: { type: Date, required: true },
+    expires_at: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+sessions.index({ user_id: 1 });
+sessions.index({ expires_at: 1 });
+
+function model<T>(connection: Connection, name: string, schema: Schema<T>, collection: string) {
+  return (
+    (connection.models[name] as Model<T> | undefined) ??
+    connection.model<T>(name, schema, collection)
+  );
+}
+
+export const consoleModels = (connection: Connection) => ({
+  consoleUser: model(connection, 'ConsoleUser', users, 'console_users'),
+  consoleLink: model(connection, 'ConsoleLink', links, 'console_links'),
+  consoleSession: model(connection, 'ConsoleSession', sessions, 'console_sessions'),
+});
+export type ConsoleModels = ReturnType<typeof consoleModels>;

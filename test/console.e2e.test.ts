@@ -1,0 +1,200 @@
+/**
+ * The merchant console through the real gateway: users invited by the ops CLI, sign-in by
+ * mailed single-use links, sessions, roles, CSRF and same-origin checks, and an owner disabling
+ * an affiliate with the REST API's effects (state and the affiliate.updated webhook).
+ */
+import { randomUUID } from 'node:crypto';
+import mongoose from 'mongoose';
+import { api, gatewayUrl } from './support/http';
+import { createAffiliate } from './support/journey';
+import { createMerchant, runOps, type TestMerchant } from './support/merchant';
+import { csrfOf } from './support/portal';
+import { consoleRequest, followLink, invite, linksMailedTo, pathOf } from './support/console';
+import { mailsTo } from './support/smtp-sink';
+import {
+  ofType,
+  startReceiver,
+  type WebhookReceiver,
+} from '../services/webhook/test/support/webhook-receiver';
+
+let merchant: TestMerchant;
+let webDb: mongoose.Connection;
+let receiver: WebhookReceiver;
+beforeAll(async () => {
+  merchant = await createMerchant({ rateLimit: 100_000 });
+  webDb = await mongoose.createConnection(process.env.MONGO_URL!, { dbName: 'web' }).asPromise();
+  receiver = await startReceiver();
+  const endpoint = await api(merchant.api_secret).post('/v1/webhook_endpoints', {
+    url: `${receiver.url}?m=${merchant.merchant_id}`,
+    events: ['affiliate.updated'],
+  });
+  expect(endpoint.status).toBe(200);
+});
+afterAll(async () => {
+  await webDb?.close();
+  await receiver?.stop();
+});
+
+const address = (tag: string) => `${tag}-${randomUUID()}@example.com`;
+
+async function signedIn(role: 'owner' | 'viewer') {
+  const invited = await invite(merchant.merchant_id, address(role), role);
+  const { cookie } = await followLink(invited.sign_in_url);
+  const page = await consoleRequest('/console/affiliates', { cookie });
+  expect(page.status).toBe(200);
+  return { cookie, csrf: csrfOf(page.text) };
+}
+
+describe('invites and sign-in links', () => {
+  it('console:invite --json prints exactly {user_id, sign_in_url} and mails that link', async () => {
+    const email = address('invite');
+    const invited = await invite(merchant.merchant_id, email, 'owner');
+    expect(Object.keys(invited).sort()).toEqual(['sign_in_url', 'user_id']);
+    expect(invited.sign_in_url.startsWith(`${gatewayUrl()}/console/sign-in/link?token=`)).toBe(
+      true,
+    );
+    expect(await linksMailedTo(email)).toEqual([invited.sign_in_url]);
+    // Stored hashed: the token itself is nowhere in web's database.
+    const token = new URL(invited.sign_in_url).searchParams.get('token')!;
+    const link = await webDb.collection('console_links').findOne({ user_id: invited.user_id });
+    expect(link).not.toBeNull();
+    expect(JSON.stringify(link)).not.toContain(token);
+  });
+
+  it('refuses an unknown merchant and a bad role', async () => {
+    const unknown = await runOps(['console:invite', '--merchant', 'nope', '--email', 'a@b.c']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('Merchant not found');
+    const badRole = await runOps([
+      'console:invite',
+      ...['--merchant', merchant.merchant_id, '--email', 'a@b.c', '--role', 'admin'],
+    ]);
+    expect(badRole.code).toBe(2);
+  });
+
+  it('a link signs in once; a newer link kills the older; an expired one does not work', async () => {
+    const email = address('once');
+    const first = await invite(merchant.merchant_id, email, 'viewer');
+    const second = await invite(merchant.merchant_id, email, 'viewer');
+    expect((await consoleRequest(pathOf(first.sign_in_url))).status).toBe(401);
+
+    const { cookie, answer } = await followLink(second.sign_in_url);
+    expect(answer.location).toBe('/console');
+    const flags = answer.setCookie[0]!;
+    expect(flags).toMatch(/^aff_console=[A-Za-z0-9_-]{40,}; Path=\/console; Max-Age=43200;/);
+    expect(flags).toContain('HttpOnly');
+    expect(flags).toContain('SameSite=Lax');
+    expect(flags).not.toContain('Secure'); // plain HTTP here; Secure over HTTPS (unit-tested)
+    expect((await consoleRequest('/console/affiliates', { cookie })).status).toBe(200);
+    expect((await consoleRequest(pathOf(second.sign_in_url))).status).toBe(401);
+
+    const third = await invite(merchant.merchant_id, email, 'viewer');
+    await webDb
+      .collection('console_links')
+      .updateMany({ user_id: third.user_id }, { $set: { expires_at: new Date(Date.now() - 1) } });
+    const expired = await consoleRequest(pathOf(third.sign_in_url));
+    expect(expired.status).toBe(401);
+    expect(expired.setCookie).toEqual([]);
+  });
+
+  it('the sign-in form answers the same for known and unknown addresses, mailing only users', async () => {
+    const known = address('known');
+    await invite(merchant.merchant_id, known, 'owner');
+    const unknown = address('unknown');
+    const a = await consoleRequest('/console/sign-in', { form: { email: known } });
+    const b = await consoleRequest('/console/sign-in', { form: { email: unknown } });
+    expect(a.status).toBe(200);
+    expect(b.status).toBe(200);
+    const strip = (text: string) => text.replace(/nonce-?="?[A-Za-z0-9+/=]+"?/g, '');
+    expect(strip(a.text)).toEqual(strip(b.text));
+    const [, mailed] = await linksMailedTo(known, 2);
+    expect((await followLink(mailed!)).answer.status).toBe(303);
+    expect(mailsTo(unknown)).toEqual([]);
+  });
+
+  it('limits sign-in requests per address', async () => {
+    const email = address('limit');
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      statuses.push((await consoleRequest('/console/sign-in', { form: { email } })).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+});
+
+describe('sessions', () => {
+  it('without a session, pages send to the sign-in form; sign-out ends the session', async () => {
+    expect((await consoleRequest('/console/affiliates')).location).toBe('/console/sign-in');
+    const { cookie, csrf } = await signedIn('viewer');
+    const out = await consoleRequest('/console/sign-out', { cookie, form: { _csrf: csrf } });
+    expect(out.status).toBe(303);
+    expect(out.setCookie[0]).toMatch(/^aff_console=; Path=\/console; Max-Age=0/);
+    const after = await consoleRequest('/console/affiliates', { cookie });
+    expect(after.status).toBe(303);
+    expect(after.location).toBe('/console/sign-in');
+  });
+});
+
+describe('actions', () => {
+  it("refuses a viewer's action (403) and changes nothing", async () => {
+    const affiliate = await createAffiliate(merchant, { email: address('aff') });
+    const { cookie, csrf } = await signedIn('viewer');
+    const refused = await consoleRequest(`/console/affiliates/${affiliate.id}/disable`, {
+      cookie,
+      form: { _csrf: csrf },
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain('Not allowed');
+    const rest = await api(merchant.api_secret).get(`/v1/affiliates/${affiliate.id}`);
+    expect(rest.body.state).toBe('active');
+  });
+
+  it('refuses a missing CSRF token and a foreign Origin, changing nothing', async () => {
+    const affiliate = await createAffiliate(merchant, { email: address('aff') });
+    const { cookie, csrf } = await signedIn('owner');
+    const path = `/console/affiliates/${affiliate.id}/disable`;
+    const noToken = await consoleRequest(path, { cookie, form: {} });
+    expect(noToken.status).toBe(403);
+    const forged = await consoleRequest(path, {
+      cookie,
+      form: { _csrf: csrf },
+      origin: 'https://evil.example',
+    });
+    expect(forged.status).toBe(403);
+    const rest = await api(merchant.api_secret).get(`/v1/affiliates/${affiliate.id}`);
+    expect(rest.body.state).toBe('active');
+  });
+
+  it('an owner disables an affiliate as the API would: state and affiliate.updated webhook', async () => {
+    const email = address('disable');
+    const affiliate = await createAffiliate(merchant, { email });
+    const { cookie, csrf } = await signedIn('owner');
+    const list = await consoleRequest(`/console/affiliates?q=${encodeURIComponent(email)}`, {
+      cookie,
+    });
+    expect(list.text).toContain(email);
+    expect(list.text).toContain(`/console/affiliates/${affiliate.id}/disable`);
+    const done = await consoleRequest(`/console/affiliates/${affiliate.id}/disable`, {
+      cookie,
+      form: { _csrf: csrf, q: email, page: '1' },
+      origin: new URL(gatewayUrl()).origin,
+    });
+    expect(done.status).toBe(303);
+    expect(done.location).toBe(`/console/affiliates?q=${encodeURIComponent(email)}&page=1`);
+    const rest = await api(merchant.api_secret).get(`/v1/affiliates/${affiliate.id}`);
+    expect(rest.body.state).toBe('disabled');
+    const [hook] = await receiver.waitFor(
+      (r) =>
+        r.path.endsWith(`?m=${merchant.merchant_id}`) &&
+        ofType('affiliate.updated')(r) &&
+        r.json.object.id === affiliate.id,
+    );
+    expect(hook!.json.object.state).toBe('disabled');
+    // Found by a link token as well.
+    const byToken = await consoleRequest(
+      `/console/affiliates?q=${encodeURIComponent(affiliate.links[0]!.token)}`,
+      { cookie },
+    );
+    expect(byToken.text).toContain(email);
+  });
+});
