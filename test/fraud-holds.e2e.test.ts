@@ -112,6 +112,7 @@ it('rejection voids the held commission and deactivates the referral', async () 
     return now.state === 'voided' ? now : undefined;
   });
   expect(voided.voided_at).toEqual(expect.any(String));
+  expect(voided.held).toBe(false);
 });
 
 it("an exempt affiliate's commission is not held", async () => {

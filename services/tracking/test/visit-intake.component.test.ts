@@ -149,3 +149,28 @@ it('answers a referral id that cannot be a queue key as an unknown referral', as
     expect((await call('getReferral', m.merchantId, { id })).status).toBe(404);
   }
 });
+
+it('announces a flag once when a queued visit was flagged by its lead before the intake wrote it', async () => {
+  const m = await merchantWithLink();
+  await jsm.consumers.pause(
+    VISIT_INTAKE.stream,
+    VISIT_INTAKE.durable,
+    new Date(Date.now() + 120_000),
+  );
+  const id = await visit(m.merchantId, m.link.token);
+  // The lead writes the queued referral itself, then flags it (a disposable e-mail).
+  const lead = await call('recordLead', m.merchantId, {
+    body: { referral: id, email: `${randomUUID()}@mailinator.com` },
+  });
+  expect(lead.status).toBe(200);
+  // The intake consumer then meets its visit again and finds the referral written and flagged.
+  await jsm.consumers.resume(VISIT_INTAKE.stream, VISIT_INTAKE.durable);
+  await eventually(async () => ((await queued()) === 0 ? true : undefined));
+  const flagged = await eventsOf<ReferralView>(
+    component.natsUrl,
+    tracking,
+    'referral.flagged',
+    m.merchantId,
+  );
+  expect(flagged.map((e) => e.data.id)).toEqual([id]);
+});

@@ -191,7 +191,7 @@ export class ChargeUseCases {
     });
     const updatedAt = nextVersionAt(now, commission.updated_at);
     const set: Partial<CommissionRecord> = outcome.voided
-      ? { state: 'voided', voided_at: now, updated_at: updatedAt }
+      ? { state: 'voided', voided_at: now, held: false, updated_at: updatedAt }
       : { amount: outcome.amount, updated_at: updatedAt };
     if (!outcome.voided && outcome.amount === commission.amount) return;
     const type = outcome.voided ? 'commission.voided' : 'commission.updated';

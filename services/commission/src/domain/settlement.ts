@@ -107,7 +107,13 @@ export class SettlementUseCases {
       ctx,
       commission,
       UNPAID,
-      { state: 'voided', voided_at: now, updated_at: nextVersionAt(now, commission.updated_at) },
+      // A voided commission waits for nothing: a held one (rejected review) is held no more.
+      {
+        state: 'voided',
+        voided_at: now,
+        held: false,
+        updated_at: nextVersionAt(now, commission.updated_at),
+      },
       'commission.voided',
       `${commission._id}:voided`,
     );

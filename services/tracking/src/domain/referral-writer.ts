@@ -65,10 +65,18 @@ export class ReferralWriter {
    * derives from the referral id, so a redelivered visit publishes the same event again and the
    * stream keeps one copy.
    */
-  async createdEvents(ctx: CallContext, record: ReferralRecord): Promise<EventEnvelope[]> {
+  async createdEvents(
+    ctx: CallContext,
+    record: ReferralRecord,
+    /**
+     * Whether the visit itself was flagged (its signals were found before it was queued): its
+     * flag goes out with it. Not the written record's flag: a redelivered visit may find its
+     * referral flagged since by a later step, whose own write sent that `referral.flagged`.
+     */
+    flaggedOnVisit: boolean,
+  ): Promise<EventEnvelope[]> {
     const view = await this.viewAfter(ctx.merchantId, null, record);
-    // A visit's fraud signals were found before it was queued: its flag goes out with it.
-    const types: ReferralEventType[] = record.flagged
+    const types: ReferralEventType[] = flaggedOnVisit
       ? ['referral.created', 'referral.flagged']
       : ['referral.created'];
     return this.events(ctx, types, view, `intake:${record._id}`);

@@ -38,7 +38,8 @@ export class VisitIntake {
       ? record
       : ((await this.stored.findById(record.merchant_id, record._id)) ?? record);
     const ctx = internalCallContext(record.merchant_id, visit.context);
-    await this.publish(await this.writer.createdEvents(ctx, written), visit.context);
+    const events = await this.writer.createdEvents(ctx, written, Boolean(visit.record.flagged));
+    await this.publish(events, visit.context);
     return written;
   }
 }
