@@ -17,6 +17,8 @@ export interface PlannedCharge {
   amount: number;
   /** Total refunded by the end (0: none; = amount: full refund). */
   refund: number;
+  /** Its journey's held referral is rejected: the commission ends voided. */
+  rejected?: boolean;
 }
 
 export interface JourneyPlan {
@@ -24,26 +26,35 @@ export interface JourneyPlan {
   tag: string;
   customerId: string;
   charges: PlannedCharge[];
+  /**
+   * A held journey: its customer's e-mail is disposable (the chaos campaign holds those), so
+   * its commissions are created held; the journey then approves or rejects its referral.
+   */
+  review?: 'approve' | 'reject';
 }
 
-/** Deterministic from the index: 1–3 charges; every 10th refunded in full, the next by half. */
+/**
+ * Deterministic from the index: 1–3 charges; every 10th refunded in full, the next by half;
+ * two in ten held for review (fraud policy), one of them approved and one rejected.
+ */
 export function planJourney(round: string, index: number): JourneyPlan {
   const tag = `${round}_${index}`;
   const count = 1 + (index % 3);
+  const review = index % 10 === 4 ? 'approve' : index % 10 === 7 ? 'reject' : undefined;
   const charges = Array.from({ length: count }, (_, c) => {
     const amount = 2_000 + ((index * 37) % 5_000) + c * 101;
     let refund = 0;
     if (index % 10 === 0 && c === 0) refund = amount;
     if (index % 10 === 1 && c === count - 1) refund = Math.floor(amount / 2);
-    return { id: `ch_chaos_${tag}_${c}`, amount, refund };
+    return { id: `ch_chaos_${tag}_${c}`, amount, refund, rejected: review === 'reject' };
   });
-  return { index, tag, customerId: `cus_chaos_${tag}`, charges };
+  return { index, tag, customerId: `cus_chaos_${tag}`, charges, ...(review ? { review } : {}) };
 }
 
 export const baseCommission = (c: PlannedCharge) => Math.round((c.amount * PERCENT) / 100);
 /** What the commission of a charge ends at; 0 means voided (refunded in full). */
 export function finalCommission(c: PlannedCharge): number {
-  if (c.refund >= c.amount) return 0;
+  if (c.refund >= c.amount || c.rejected) return 0;
   return Math.round((baseCommission(c) * (c.amount - c.refund)) / c.amount);
 }
 
@@ -171,7 +182,8 @@ export async function runJourney(ctx: JourneyContext, plan: JourneyPlan): Promis
 
     await processorEvent(ctx, `evt_chaos_${plan.tag}_customer`, 'customer.created', {
       id: plan.customerId,
-      email: `buyer-${plan.tag}@example.com`,
+      // mailinator.com is on the disposable-mail list: the chaos campaign holds such referrals.
+      email: `buyer-${plan.tag}@${plan.review ? 'mailinator.com' : 'example.com'}`,
       name: `Buyer ${plan.tag}`,
       metadata: { referral: visit.referral.id },
     });
@@ -193,6 +205,8 @@ export async function runJourney(ctx: JourneyContext, plan: JourneyPlan): Promis
           amount_refunded: charge.refund,
         });
     }
+
+    if (plan.review && !(await reviewWhenHeld(ctx, plan, affiliate.id, out))) return out;
 
     // Its commissions, as the commission service shows them, final (refunds applied) and due.
     const settled = await waitUntil(ctx.settleMs, async () => {
@@ -267,4 +281,39 @@ export async function runJourney(ctx: JourneyContext, plan: JourneyPlan): Promis
     out.stuck = error instanceof Error ? error.message : String(error);
     return out;
   }
+}
+
+/**
+ * A held journey waits until every one of its commissions exists and is held (tracking opened
+ * the review before the charges, so each was created held), then decides. A retry whose first
+ * send took effect but whose answer was lost gets 422 "already been reviewed": that is done too.
+ */
+async function reviewWhenHeld(
+  ctx: JourneyContext,
+  plan: JourneyPlan,
+  affiliateId: string,
+  out: JourneyOutcome,
+): Promise<boolean> {
+  const held = await waitUntil(ctx.settleMs, async () => {
+    const res = await ctx.client.send(
+      'GET',
+      `/v1/commissions?affiliate_id=${affiliateId}&limit=100`,
+      api(ctx),
+    );
+    const list: any[] = res.body.data ?? [];
+    return list.length === plan.charges.length && list.every((c) => c.held === true)
+      ? list
+      : undefined;
+  });
+  if (!held) {
+    out.stuck = 'commissions never held';
+    return false;
+  }
+  const res = await ctx.client.send('POST', `/v1/referrals/${out.referralId}/review`, {
+    ...api(ctx, `chaos-review-${plan.tag}`),
+    json: { decision: plan.review },
+  });
+  if (res.status !== 200 && !JSON.stringify(res.body).includes('already been reviewed'))
+    expectStatus(res, 200, 'review');
+  return true;
 }

@@ -32,6 +32,10 @@ export interface Expected {
   partialRefunds: number;
   payouts: number;
   paidCommissions: number;
+  /** Commissions voided by a rejected review (their journeys have no refunds). */
+  rejectedCommissions: number;
+  /** Journeys held for review (each flagged once and reviewed once). */
+  reviews: number;
 }
 
 export function expectedOf(outcomes: JourneyOutcome[]): Expected {
@@ -44,6 +48,8 @@ export function expectedOf(outcomes: JourneyOutcome[]): Expected {
     partialRefunds: charges.filter((c) => c.refund > 0 && c.refund < c.amount).length,
     payouts: payable.length,
     paidCommissions: charges.filter((c) => finalCommission(c) > 0).length,
+    rejectedCommissions: charges.filter((c) => c.rejected && c.refund < c.amount).length,
+    reviews: outcomes.filter((o) => o.plan.review).length,
   };
 }
 
@@ -100,7 +106,7 @@ export async function verifyRound(
   check('sales', e.charges, new Set(commissions.map((c) => c.sale?.id)).size);
   check(
     'commissions voided',
-    e.fullRefunds,
+    e.fullRefunds + e.rejectedCommissions,
     commissions.filter((c) => c.state === 'voided').length,
   );
   check(
@@ -108,6 +114,7 @@ export async function verifyRound(
     e.paidCommissions,
     commissions.filter((c) => c.state === 'paid').length,
   );
+  check('commissions still held', 0, commissions.filter((c) => c.held === true).length);
   check(
     'sales refunded',
     e.fullRefunds + e.partialRefunds,
@@ -297,7 +304,9 @@ export async function verifyRound(
     'sale.created': e.charges,
     'sale.refunded': e.fullRefunds + e.partialRefunds,
     'commission.created': e.charges,
-    'commission.voided': e.fullRefunds,
+    'commission.voided': e.fullRefunds + e.rejectedCommissions,
+    'referral.flagged': e.reviews,
+    'referral.reviewed': e.reviews,
     'commission.paid': e.paidCommissions,
     'payout.created': e.payouts,
     'payout.paid': e.payouts,
