@@ -3,33 +3,12 @@
  * numbers, copy a link, change a wallet e-mail, sign out, and be refused when reusing the link.
  * Screenshots at phone and desktop widths go to .local/test-output/.
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { api } from './support/http';
+import { axeProblems } from './support/axe';
 import { launchBrowser, outputDir, type TestBrowser } from './support/browser';
 import { createMerchant } from './support/merchant';
 import { campaignPayingAtOnce, paidJourney } from './support/portal-journey';
-
-const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-/**
- * axe-core's serious and critical findings on the page, and any keyboard-unreachable scroll
- * box whatever its impact. Evaluated through the DevTools protocol, so the page's CSP (which
- * refuses scripts without its nonce) stays as it is.
- */
-async function axeProblems(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const violations = (await page.evaluate(
-    '(async () => (await axe.run(document)).violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))()',
-  )) as { id: string; impact: string; nodes: number }[];
-  return violations
-    .filter(
-      (v) =>
-        v.id === 'scrollable-region-focusable' || v.impact === 'serious' || v.impact === 'critical',
-    )
-    .map((v) => `${v.id} (${v.impact}, ${v.nodes} nodes)`);
-}
 
 let browser: TestBrowser | undefined;
 afterAll(async () => {

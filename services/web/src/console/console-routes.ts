@@ -10,7 +10,13 @@ import { html } from '../portal/html';
 import { securityHeaders } from '../portal/portal-http';
 import { affiliatesRoutes } from './affiliates-page';
 import type { ConsoleAccounts } from './console-accounts';
-import { consolePage, message, requireConsoleSession, sameOrigin } from './console-http';
+import {
+  consolePage,
+  message,
+  referrerPolicy,
+  requireConsoleSession,
+  sameOrigin,
+} from './console-http';
 import type { ConsoleMailer } from './console-mailer';
 import { signInRoutes } from './sign-in-routes';
 
@@ -25,7 +31,7 @@ export interface ConsoleDeps {
 
 export function consoleRouter(deps: ConsoleDeps): Router {
   const router = express.Router();
-  router.use('/console', securityHeaders, sameOrigin(deps.publicUrl));
+  router.use('/console', securityHeaders, referrerPolicy, sameOrigin(deps.publicUrl));
   const body = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 });
   router.use(signInRoutes({ ...deps, perEmail: deps.signInPerEmail }, body));
   router.use('/console', requireConsoleSession(deps));

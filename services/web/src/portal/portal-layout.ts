@@ -8,7 +8,7 @@ export interface LayoutOptions {
   signedIn?: { name: string; csrf: string };
   body: SafeHtml;
   /** Which site the page belongs to; the portal's by default (the console passes its own). */
-  site?: { name: string; signOutAction: string; nav?: SafeHtml };
+  site?: { name: string; signOutAction: string; nav?: SafeHtml; referrer?: string };
 }
 
 const PORTAL_SITE = { name: 'Affiliate dashboard', signOutAction: '/portal/sign-out' };
@@ -22,7 +22,7 @@ a:focus-visible,button:focus-visible,input:focus-visible,.table:focus-visible{ou
 .skip{position:absolute;left:-999px}.skip:focus{left:8px;top:8px;background:#fff;padding:8px;z-index:2}
 header{background:#1f2933;color:#fff;padding:12px 16px;display:flex;flex-wrap:wrap;gap:8px;align-items:center;justify-content:space-between}
 header h1{font-size:1.2rem;margin:0}
-header form{margin:0}
+header form{margin:0;overflow-wrap:anywhere;min-width:0}
 main{max-width:1040px;margin:0 auto;padding:16px}
 section{background:#fff;border:1px solid #d5dbe1;border-radius:8px;padding:16px;margin:0 0 16px}
 h2{font-size:1.15rem;margin:0 0 12px}
@@ -30,7 +30,7 @@ h2{font-size:1.15rem;margin:0 0 12px}
 .stats{display:grid;grid-template-columns:repeat(auto-fit,minmax(140px,1fr));gap:12px;margin:0}
 .stats div{border:1px solid #d5dbe1;border-radius:8px;padding:8px 12px}
 .stats dt{color:#4b5563;font-size:.9rem}.stats dd{margin:0;font-size:1.5rem;font-weight:600}
-.table{overflow-x:auto}
+.table{overflow-x:auto;position:relative}
 table{border-collapse:collapse;width:100%;min-width:420px}
 th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #e5e9ee;vertical-align:top}
 time{white-space:nowrap}
@@ -55,6 +55,7 @@ form.settings .check input{width:22px;height:22px}
 nav.pager{display:flex;gap:12px;margin-top:12px}
 nav.site{background:#fff;border-bottom:1px solid #d5dbe1;padding:8px 16px;display:flex;gap:16px;flex-wrap:wrap}
 form.inline{display:inline;margin:0}
+form.signin{display:flex;flex-direction:column;gap:8px;max-width:420px}
 .filters{display:flex;gap:8px;flex-wrap:wrap;align-items:end}.filters label{display:flex;flex-direction:column;font-weight:600}
 .filters input,.filters select,form.signin input{font:inherit;padding:8px;border:1px solid #9aa5b1;border-radius:6px;min-height:44px}
 @media (max-width:600px){main{padding:8px}section{padding:12px}.stats dd{font-size:1.25rem}}
@@ -90,13 +91,13 @@ document.addEventListener('click', async (event) => {
 `;
 
 export function layout(opts: LayoutOptions): string {
-  const site = opts.site ?? PORTAL_SITE;
+  const site: NonNullable<LayoutOptions['site']> = opts.site ?? PORTAL_SITE;
   const page = html`<!doctype html>
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
+        <meta name="referrer" content="${site.referrer ?? 'no-referrer'}" />
         <title>${opts.title} · ${site.name}</title>
         <link rel="icon" href="${FAVICON}" />
         <style nonce="${opts.nonce}">
