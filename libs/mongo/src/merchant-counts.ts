@@ -1,28 +1,56 @@
 /**
- * How many records each merchant has in one collection, kept by `$inc` as records are inserted,
- * so a list's `total_count` is one read by `_id` however long the history. Counting the records
- * instead scans every one of them on the local server (mongo-java-server uses no index for a
- * count) and walks an index range that grows with the history on MongoDB.
+ * How many records each merchant has in one collection, and (optionally) the ids of its newest
+ * few, in one document per merchant kept by the same update right after each batch of inserts:
+ * `$inc` of the count and `$push` of the batch's ids with `$each`, `$sort` (newest first, as the
+ * list orders: `created_at`, then `_id`, descending) and `$slice` (the newest `keepNewest`). So a
+ * list's `total_count` and its first pages are one read by `_id` however long the history, on
+ * both servers. Counting the records instead scans every one of them on the local server
+ * (mongo-java-server uses no index for a count, and sorts in memory) and walks an index range
+ * that grows with the history on MongoDB.
  */
 import { Schema, type Connection, type Model } from 'mongoose';
+
+/** A record's place in the newest-first order. */
+export interface NewestEntry {
+  at: Date;
+  id: string;
+}
 
 interface CountDoc {
   _id: string;
   count: number;
+  newest?: NewestEntry[];
+}
+
+/** What `read` returns: the merchant's count and its newest ids (newest first). */
+export interface CountedNewest {
+  count: number;
+  ids: string[];
 }
 
 export class MerchantCounts {
   readonly model: Model<CountDoc>;
 
-  /** `collection`: e.g. `referral_counts`, one document per merchant. */
-  constructor(connection: Connection, collection: string) {
+  /**
+   * `collection`: e.g. `referral_counts`, one document per merchant. `keepNewest`: how many of
+   * the newest ids each document keeps (0: none).
+   */
+  constructor(
+    connection: Connection,
+    collection: string,
+    readonly keepNewest = 0,
+  ) {
     const name = `Count_${collection}`;
     this.model =
       (connection.models[name] as Model<CountDoc> | undefined) ??
       connection.model<CountDoc>(
         name,
         new Schema<CountDoc>(
-          { _id: { type: String, required: true }, count: { type: Number, required: true } },
+          {
+            _id: { type: String, required: true },
+            count: { type: Number, required: true },
+            newest: { type: [{ _id: false, at: Date, id: String }], default: undefined },
+          },
           { versionKey: false },
         ),
         collection,
@@ -30,21 +58,62 @@ export class MerchantCounts {
   }
 
   /** Adds one per record of `inserted` to its merchant's count (one write per batch). */
-  async added(inserted: { merchant_id: string }[]): Promise<void> {
-    const byMerchant = new Map<string, number>();
-    for (const doc of inserted)
-      byMerchant.set(doc.merchant_id, (byMerchant.get(doc.merchant_id) ?? 0) + 1);
+  async added(inserted: { _id: string; merchant_id: string; created_at: Date }[]): Promise<void> {
+    const byMerchant = new Map<string, NewestEntry[]>();
+    for (const doc of inserted) {
+      const entries = byMerchant.get(doc.merchant_id) ?? [];
+      entries.push({ at: doc.created_at, id: doc._id });
+      byMerchant.set(doc.merchant_id, entries);
+    }
     if (byMerchant.size === 0) return;
-    await this.model.bulkWrite(
-      [...byMerchant].map(([merchantId, n]) => ({
-        updateOne: { filter: { _id: merchantId }, update: { $inc: { count: n } }, upsert: true },
-      })),
+    await this.model.collection.bulkWrite(
+      [...byMerchant].map(([merchantId, entries]) => ({
+        updateOne: {
+          filter: { _id: merchantId },
+          update: {
+            $inc: { count: entries.length },
+            ...(this.keepNewest > 0
+              ? {
+                  $push: {
+                    newest: {
+                      $each: entries,
+                      $sort: { at: -1, id: -1 },
+                      $slice: this.keepNewest,
+                    },
+                  },
+                }
+              : {}),
+          },
+          upsert: true,
+        },
+      })) as never,
       { ordered: false },
     );
   }
 
   async get(merchantId: string): Promise<number> {
-    const doc = await this.model.findById(merchantId).lean<CountDoc>().exec();
+    const doc = await this.model.findById(merchantId, { count: 1 }).lean<CountDoc>().exec();
     return doc?.count ?? 0;
+  }
+
+  /**
+   * The count, and the first `upTo` of the newest ids kept (a `$slice` read: the first page
+   * reads 25 entries, not the whole array). mongo-java-server 1.47 fails a `[skip, limit]`
+   * slice whose skip is past the array's end, and drops the connection on a `$slice` of a
+   * missing field (a count document written before it kept ids): so the slice is read from
+   * the start, and only from a document that has the field.
+   */
+  async read(merchantId: string, upTo: number): Promise<CountedNewest> {
+    if (upTo > 0) {
+      const doc = await this.model
+        .findOne(
+          { _id: merchantId, newest: { $exists: true } },
+          { count: 1, newest: { $slice: upTo } },
+        )
+        .lean<CountDoc>()
+        .exec();
+      if (doc) return { count: doc.count, ids: (doc.newest ?? []).map((e) => e.id) };
+    }
+    return { count: await this.get(merchantId), ids: [] };
   }
 }

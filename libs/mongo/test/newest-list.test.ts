@@ -1,9 +1,11 @@
 /**
- * The newest-first list over a real MongoDB-protocol server: pages come out in the database's
- * order (`created_at`, then `_id`, descending) whether they are served from the bounded cache or
- * from the database beyond it; the total is the merchant's counter, raised by the repository's
- * inserts; the cache never holds more than its size; and a record added while a merchant's ids
- * are being read is listed.
+ * The newest-first list over a real MongoDB-protocol server: the merchant's count document keeps
+ * its count and newest ids in one update per insert batch (`$inc`, and `$push` with `$each`,
+ * `$sort`, `$slice`), so a record written late with an earlier time (a queued visit) still takes
+ * its place and only the newest are kept; a page among them reads the document and its records
+ * by `_id` only (no sorted query, which scans on the local server); a page beyond them, or a
+ * merchant whose records were written before the document kept ids, is the database's sorted
+ * page, in the same order.
  */
 import { randomUUID } from 'node:crypto';
 import { Schema, type Connection, type Model } from 'mongoose';
@@ -34,7 +36,7 @@ beforeAll(async () => {
   // Indexes built before the first write: on the local server an insert racing a new
   // collection's index build fails ("Unknown error: null").
   await model.init();
-  counts = new MerchantCounts(mongo, 'row_counts');
+  counts = new MerchantCounts(mongo, 'row_counts', 3);
 });
 
 afterAll(async () => {
@@ -44,9 +46,21 @@ afterAll(async () => {
 
 const ids = (page: { items: { _id: string }[] }) => page.items.map((r) => r._id);
 
-it('pages newest first from the cache and beyond it, with the counted total', async () => {
+/** The filters of the `find`s a call makes on the records. */
+async function findsOf<R>(call: () => Promise<R>): Promise<{ result: R; filters: unknown[] }> {
+  const spy = jest.spyOn(model, 'find');
+  try {
+    const result = await call();
+    return { result, filters: spy.mock.calls.map((c) => (c as unknown[])[0]) };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+it('pages newest first from the kept ids and beyond them, with the counted total', async () => {
   const merchant = `m_${randomUUID()}`;
   const repo = new TenantRepository(model, { counts });
+  const list = new NewestList(model, counts);
   const base = Date.now();
   const rows = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((id, i) => ({
     _id: `${merchant}-${id}`,
@@ -56,47 +70,50 @@ it('pages newest first from the cache and beyond it, with the counted total', as
   }));
   await Promise.all(rows.map((row) => repo.insert(row)));
   expect(await counts.get(merchant)).toBe(7);
-  const list = new NewestList(model, counts, { created: 'referral.created', cacheSize: 3 });
   const newestFirst = rows.map((r) => r._id).reverse();
-  const first = await list.page(merchant, 0, 2);
+
+  const { result: first, filters } = await findsOf(() => list.page(merchant, 0, 2));
   expect(ids(first)).toEqual(newestFirst.slice(0, 2));
   expect(first.total).toBe(7);
-  // Past the three cached ids: the database's sorted page.
+  // Records read by `_id` only: no sorted query of the merchant's records.
+  expect(filters).toEqual([{ merchant_id: merchant, _id: { $in: newestFirst.slice(0, 2) } }]);
+  expect(ids(await list.page(merchant, 1, 2))).toEqual(newestFirst.slice(1, 3));
+  // Past the three kept ids: the database's sorted page.
   expect(ids(await list.page(merchant, 2, 3))).toEqual(newestFirst.slice(2, 5));
   expect(ids(await list.page(merchant, 5, 5))).toEqual(newestFirst.slice(5));
 
-  // A new record is listed first at once; one older than the cached prefix is not cached.
-  const newer = { _id: `${merchant}-h`, merchant_id: merchant, created_at: new Date(base + 99) };
+  // Written late but stamped earlier than the newest (a queued visit): sorted into its place.
+  const late = { _id: `${merchant}-late`, merchant_id: merchant, created_at: new Date(base + 45) };
+  const newer = { _id: `${merchant}-new`, merchant_id: merchant, created_at: new Date(base + 99) };
   await repo.insert(newer);
-  list.add(merchant, newer._id, newer.created_at);
-  list.add(merchant, newer._id, newer.created_at); // a repeated event adds nothing
+  await repo.insert(late);
   const again = await list.page(merchant, 0, 3);
-  expect(ids(again)).toEqual([newer._id, ...newestFirst.slice(0, 2)]);
-  expect(again.total).toBe(8);
+  expect(ids(again)).toEqual([newer._id, newestFirst[0], newestFirst[1]]);
+  expect(again.total).toBe(9);
+  const kept = await counts.read(merchant, 10);
+  expect(kept.ids).toEqual([newer._id, newestFirst[0], newestFirst[1]]);
 });
 
-it('keeps a bounded number of merchants and ids, and lists what was added while reading', async () => {
-  const list = new NewestList(model, counts, {
-    created: 'referral.created',
-    cacheSize: 3,
-    maxMerchants: 1,
-  });
-  const a = `m_${randomUUID()}`;
-  const b = `m_${randomUUID()}`;
-  await model.insertMany([
-    { _id: `${a}-1`, merchant_id: a, created_at: new Date(1000) },
-    { _id: `${b}-1`, merchant_id: b, created_at: new Date(1000) },
-  ]);
-  // A merchant with fewer records than the cache holds is complete: its total needs no counter.
-  const reading = list.page(a, 0, 10);
-  list.add(a, `${a}-2`, new Date(2000)); // inserted while its ids are read
-  await model.create({ _id: `${a}-2`, merchant_id: a, created_at: new Date(2000) });
-  const page = await reading;
-  expect(ids(page)).toEqual([`${a}-2`, `${a}-1`]);
+it('lists a small merchant whole from its document, and older data from the database', async () => {
+  const small = `m_${randomUUID()}`;
+  const repo = new TenantRepository(model, { counts });
+  const list = new NewestList(model, counts);
+  await repo.insert({ _id: `${small}-1`, merchant_id: small, created_at: new Date(1000) });
+  await repo.insert({ _id: `${small}-2`, merchant_id: small, created_at: new Date(2000) });
+  const { result: page, filters } = await findsOf(() => list.page(small, 0, 25));
+  expect(ids(page)).toEqual([`${small}-2`, `${small}-1`]);
   expect(page.total).toBe(2);
-  await list.page(b, 0, 10);
-  const cache = (list as unknown as { merchants: Map<string, { entries: unknown[] }> }).merchants;
-  expect([...cache.keys()]).toEqual([b]);
-  for (const t of [3000, 4000, 5000, 6000]) list.add(b, `${b}-${t}`, new Date(t));
-  expect(cache.get(b)!.entries).toHaveLength(3);
+  expect(filters).toHaveLength(1);
+  expect(ids(await list.page(small, 25, 25))).toEqual([]);
+
+  // Records and a count written before the document kept ids: the sorted query answers.
+  const old = `m_${randomUUID()}`;
+  await model.insertMany([
+    { _id: `${old}-1`, merchant_id: old, created_at: new Date(1000) },
+    { _id: `${old}-2`, merchant_id: old, created_at: new Date(2000) },
+  ]);
+  await counts.model.create({ _id: old, count: 2 });
+  const legacy = await list.page(old, 0, 25);
+  expect(ids(legacy)).toEqual([`${old}-2`, `${old}-1`]);
+  expect(legacy.total).toBe(2);
 });

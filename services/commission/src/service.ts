@@ -2,7 +2,7 @@
 import { STREAMS } from '@aff/contracts';
 import { defineService, type ServiceDeps } from '@aff/kernel';
 import { startConsumer } from '@aff/messaging';
-import { MerchantCounts, NewestList } from '@aff/mongo';
+import { MerchantCounts, NEWEST_KEPT, NewestList } from '@aff/mongo';
 import type { Connection } from 'mongoose';
 import { configSchema, loadCommissionConfig, type CommissionConfig } from './config';
 import { chargesConsumer } from './consumers/charges.consumer';
@@ -30,23 +30,22 @@ export function buildCommission(deps: ServiceDeps<CommissionConfig, CommissionMo
   const { config, log, models, mongo, nc, relay } = deps;
   // The stores relay the events they write (in the document's outbox) after the write.
   const sales = new SaleRepository(models.sale, relay);
-  const counts = new MerchantCounts(mongo, 'commission_counts');
+  const counts = new MerchantCounts(mongo, 'commission_counts', NEWEST_KEPT);
   const commissions = new CommissionRepository(models.commission, relay, {
     counts,
     onCountFailed: (err) => log.warn({ err }, 'commissions written but not counted'),
   });
-  const newest = new NewestList(models.commission, counts, { created: 'commission.created' });
+  const newest = new NewestList(models.commission, counts);
   const settlement = new SettlementUseCases(commissions, sales);
   const held = new HeldCommissions(
     commissions,
     new ReviewDecisionRepository(models.reviewDecision),
     settlement,
   );
-  const charges = new ChargeUseCases(sales, commissions, newest, held);
+  const charges = new ChargeUseCases(sales, commissions, held);
   return {
     charges,
     settlement,
-    follow: () => newest.follow(nc, log),
     consumers: [
       () =>
         startConsumer(nc, {

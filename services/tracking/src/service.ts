@@ -9,6 +9,7 @@ import {
 } from '@aff/messaging';
 import {
   MerchantCounts,
+  NEWEST_KEPT,
   NewestList,
   ProcessedEvents,
   TenantRepository,
@@ -56,8 +57,8 @@ export async function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingMo
   // stored counters, read per referral shown (nothing per record is read at start).
   const catalogRepo = new CachedCatalogRepository(models.catalog);
   const linkCounts = new StoredLinkCounts(mongo);
-  const counts = new MerchantCounts(mongo, 'referral_counts');
-  const newest = new NewestList(referralsModel, counts, { created: 'referral.created' });
+  const counts = new MerchantCounts(mongo, 'referral_counts', NEWEST_KEPT);
+  const newest = new NewestList(referralsModel, counts);
   // Relays the events its writes queue and keeps `newest` current; use cases never see either.
   const onCountFailed = (err: unknown) => log.warn({ err }, 'referrals written but not counted');
   const tenant = new TenantRepository(referralsModel, {
@@ -106,7 +107,7 @@ export async function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingMo
     load: async () => {
       await catalogRepo.load();
     },
-    follow: () => [...catalogRepo.follow(nc, log), ...newest.follow(nc, log)],
+    follow: () => catalogRepo.follow(nc, log),
     consumers: [
       () =>
         queue.consume(async (visit) => void (await intake.write(visit)), {

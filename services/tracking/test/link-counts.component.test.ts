@@ -22,14 +22,14 @@ beforeAll(async () => {
   model = referralModel(mongo);
   await model.init();
   counts = new StoredLinkCounts(mongo);
-  const merchantCounts = new MerchantCounts(mongo, 'referral_counts');
+  const merchantCounts = new MerchantCounts(mongo, 'referral_counts', 1_000);
   referrals = new ReferralRepository(
     new TenantRepository(model, {
       counts: merchantCounts,
       alsoCount: (inserted) => counts.added(inserted),
     }),
     { relay: () => undefined },
-    new NewestList(model, merchantCounts, { created: 'referral.created' }),
+    new NewestList(model, merchantCounts),
     counts,
   );
 });

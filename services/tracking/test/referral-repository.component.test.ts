@@ -23,11 +23,11 @@ beforeAll(async () => {
   mongo = await connectMongo(process.env.MONGO_URL!, `referral_repo_test_${Date.now()}`);
   const model = referralModel(mongo);
   await model.init();
-  const counts = new MerchantCounts(mongo, 'referral_counts');
+  const counts = new MerchantCounts(mongo, 'referral_counts', 1_000);
   referrals = new ReferralRepository(
     new TenantRepository(model, { counts }),
     { relay: (pending) => void relayed.push(...pending) },
-    new NewestList(model, counts, { created: 'referral.created' }),
+    new NewestList(model, counts),
     new StoredLinkCounts(mongo),
   );
 });

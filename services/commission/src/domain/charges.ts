@@ -14,13 +14,7 @@ import type {
 import { AppError } from '@aff/api';
 import { afterRefund, commissionFor, dueAt, mayEarn, saleAmounts } from './commission-rules';
 import { commissionEventView, toSaleView } from './views';
-import {
-  DuplicateError,
-  type CallContext,
-  type CommissionStore,
-  type NewestCommissions,
-  type SaleStore,
-} from './ports';
+import { DuplicateError, type CallContext, type CommissionStore, type SaleStore } from './ports';
 import type { HeldCommissions } from './held-commissions';
 import type { CommissionRecord, SaleRecord } from './records';
 
@@ -39,8 +33,6 @@ export class ChargeUseCases {
     /** The stores relay the events they write, after the write. */
     private readonly sales: SaleStore,
     private readonly commissions: CommissionStore,
-    /** Lists a new commission at once on this replica (others hear of it by its event). */
-    private readonly newest: Pick<NewestCommissions, 'add'>,
     /** Settles a commission created held whose referral was reviewed meanwhile. */
     private readonly held: Pick<HeldCommissions, 'afterCreated'>,
     private readonly now: () => Date = () => new Date(),
@@ -125,7 +117,6 @@ export class ChargeUseCases {
     );
     try {
       await this.commissions.insert(record, [event], ctx.events);
-      this.newest.add(ctx.merchantId, record._id, record.created_at);
       await this.held.afterCreated(ctx, record);
     } catch (error) {
       if (!(error instanceof DuplicateError)) throw error;

@@ -97,6 +97,5 @@ export interface ReviewDecisions {
 
 /** A merchant's commissions newest first, with their total (the unfiltered list). */
 export interface NewestCommissions {
-  add(merchantId: string, id: string, createdAt: Date): void;
   page(merchantId: string, skip: number, limit: number): Promise<Page<CommissionRecord>>;
 }

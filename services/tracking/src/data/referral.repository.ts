@@ -3,8 +3,8 @@
  * inserts batched into one `insertMany`); a write's events are stored in the same document write
  * and handed to the relay by this repository right after it, so a crash in between leaves them
  * to the outbox sweep. Duplicate keys become the domain's `DuplicateError`. The unfiltered,
- * newest-first list comes from `NewestList` (its total from the merchant's counter), which every
- * insert here updates.
+ * newest-first list comes from `NewestList`: the merchant's count document, which each insert
+ * batch updates (its count and newest ids).
  */
 import type { FilterQuery, UpdateQuery } from 'mongoose';
 import type { EventEnvelope } from '@aff/contracts';
@@ -26,7 +26,7 @@ export class ReferralRepository implements ReferralStore {
   constructor(
     private readonly repo: TenantRepository<ReferralDocument>,
     private readonly relay: EventRelay,
-    private readonly newest: Pick<NewestList<ReferralDocument>, 'add' | 'page'>,
+    private readonly newest: Pick<NewestList<ReferralDocument>, 'page'>,
     private readonly linkCounts: Pick<StoredLinkCounts, 'add'>,
     private readonly onCountFailed: (error: unknown) => void = () => undefined,
   ) {}
@@ -58,7 +58,6 @@ export class ReferralRepository implements ReferralStore {
       if (error instanceof DuplicateError) return false;
       throw error;
     }
-    this.newest.add(record.merchant_id, record._id, record.created_at);
     return true;
   }
 
@@ -67,9 +66,9 @@ export class ReferralRepository implements ReferralStore {
     events: EventEnvelope[],
     context: EventContext,
   ): Promise<void> {
+    // Listed on every replica once this returns: the insert batch pushed its id to the
+    // merchant's newest ids before answering.
     const result = await mapDuplicate(this.repo.insert(record, events, context), 'Referral');
-    // Listed at once on this replica; others add it when its `referral.created` arrives.
-    this.newest.add(record.merchant_id, record._id, record.created_at);
     this.relay.relay(result.pending);
   }
 

@@ -1,12 +1,16 @@
 /**
  * A merchant's long history written as the services write it: batches of documents shaped like
  * tracking's referrals and commission's commissions, each batch one unordered `insertMany`
- * followed by the `$inc` of the merchant's counter (libs/mongo `MerchantCounts`) and, for
+ * followed by the update of the merchant's count document (libs/mongo `MerchantCounts`: its
+ * count and newest ids) and, for
  * referrals, of their link's stored counts (tracking's `link_counts`), as `TenantRepository`
  * does. The bench's scale phase and the start-up regression test use it.
  */
 import { randomUUID } from 'node:crypto';
 import type { mongo } from 'mongoose';
+
+/** As libs/mongo's NEWEST_KEPT (devstack does not depend on the runtime libraries). */
+const NEWEST_KEPT = 1_000;
 
 type Db = mongo.Db;
 
@@ -125,7 +129,21 @@ async function seed(
       return make(i, new Date(newest - (opts.count - i)));
     });
     await docs.insertMany(rows as never[], { ordered: false });
-    await counts.updateOne({ _id: merchantId }, { $inc: { count: n } }, { upsert: true });
+    // The count and the newest ids in one update, as `MerchantCounts.added` writes them.
+    await counts.updateOne(
+      { _id: merchantId },
+      {
+        $inc: { count: n },
+        $push: {
+          newest: {
+            $each: rows.map((r) => ({ at: r.created_at as Date, id: r._id as string })),
+            $sort: { at: -1, id: -1 },
+            $slice: NEWEST_KEPT,
+          },
+        },
+      } as never,
+      { upsert: true },
+    );
     await counted(rows);
     done += n;
     opts.onProgress?.(done);
