@@ -12,6 +12,8 @@ import { call, sendProcessor, type BenchMerchant } from './money-bench';
 /** Collections a retention rule prunes (docs/retention.md); the rest are records or bounded. */
 export const PRUNED = new Set([
   'processed_events',
+  'portal_sign_ins',
+  'address_hits',
   'sent_mails',
   'sso_tokens',
   'email_confirmations',
