@@ -53,7 +53,7 @@ it('an owner signs in by a mailed link, finds and disables an affiliate, and sig
   await page.goto(link!);
   expect(new URL(page.url()).pathname).toBe('/console/affiliates');
 
-  await page.getByLabel('E-mail or link token').fill(affiliateEmail);
+  await page.getByLabel('Name, e-mail or link token').fill(affiliateEmail);
   await page.getByRole('button', { name: 'Search' }).click();
   await page.getByRole('cell', { name: affiliateEmail }).waitFor();
   expect(new URL(page.url()).searchParams.get('q')).toBe(affiliateEmail);

@@ -197,4 +197,25 @@ describe('actions', () => {
     );
     expect(byToken.text).toContain(email);
   });
+
+  it('searches by part of a name and filters by state, paging kept in the URL', async () => {
+    const family = `Fam${randomUUID().slice(0, 8)}`;
+    const one = await createAffiliate(merchant, { email: address('n1'), last_name: family });
+    const two = await createAffiliate(merchant, { email: address('n2'), last_name: family });
+    await api(merchant.api_secret).put(`/v1/affiliates/${two.id}`, { state: 'disabled' });
+    const { cookie } = await signedIn('viewer');
+    const ids = (text: string) => [one.id, two.id].filter((id) => text.includes(`/${id}/`));
+    const q = family.toLowerCase().slice(1);
+    const all = await consoleRequest(`/console/affiliates?q=${q}`, { cookie });
+    expect(ids(all.text).sort()).toEqual([one.id, two.id].sort());
+    const disabled = await consoleRequest(`/console/affiliates?q=${q}&state=disabled`, { cookie });
+    expect(ids(disabled.text)).toEqual([two.id]);
+    expect(disabled.text).toContain('<option value="disabled" selected>');
+    const active = await consoleRequest(`/console/affiliates?q=${q}&state=active`, { cookie });
+    expect(ids(active.text)).toEqual([one.id]);
+    // Pattern characters are matched literally; nonsense paging and states are ignored.
+    const odd = await consoleRequest('/console/affiliates?q=.*&state=nope&page=-3', { cookie });
+    expect(odd.status).toBe(200);
+    expect(odd.text).toContain('No affiliates found.');
+  });
 });

@@ -160,6 +160,7 @@ it('internal operations take a typed input, have no HTTP shape, and stay out of 
   expect(internal.map((operation) => operation.name).sort()).toEqual([
     'confirmEmail',
     'confirmWallet',
+    'findAffiliates',
     'inviteConsoleUser',
     'redeemMagicLink',
     'renderPage',

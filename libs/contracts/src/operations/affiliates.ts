@@ -1,7 +1,7 @@
 /** Affiliates and their magic sign-in links. */
 import { z } from 'zod';
 import { createAffiliateBodySchema, updateAffiliateBodySchema } from '../schemas/affiliate';
-import { affiliateViewSchema, linkViewSchema, paginatedSchema } from '../views';
+import { AFFILIATE_STATES, affiliateViewSchema, linkViewSchema, paginatedSchema } from '../views';
 import { expandQuery, filter, idParams, pageQuery } from './common';
 import { defineOperation } from './operation';
 
@@ -166,4 +166,30 @@ export const confirmWallet = defineOperation({
     }),
   },
   errors: [404],
+});
+
+/**
+ * Internal: the merchant console's affiliate list. The REST list's filters plus a state filter
+ * and a name search, which the public list (the spec's) does not have.
+ */
+export const findAffiliates = defineOperation({
+  name: 'findAffiliates',
+  owner: 'affiliate',
+  auth: 'internal',
+  summary: "A page of affiliates by state and name (the console's list)",
+  input: z.object({
+    merchant_id: z.string(),
+    state: z.enum(AFFILIATE_STATES).optional(),
+    /** Case-insensitive part of the first or last name. */
+    name: z.string().trim().min(1).max(100).optional(),
+    email: z.string().max(254).optional(),
+    page: z.number().int().min(1).max(100_000).default(1),
+    limit: z.number().int().min(1).max(100).default(25),
+  }),
+  response: {
+    status: 200,
+    description: 'A page of affiliates',
+    body: paginatedSchema(affiliateViewSchema),
+  },
+  errors: [400],
 });

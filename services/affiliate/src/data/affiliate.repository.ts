@@ -41,6 +41,12 @@ export class AffiliateRepository
     if (filters.campaign_id) query.campaign_id = filters.campaign_id;
     if (filters.email) query.email = filters.email;
     if (filters.processor_customer_id) query.processor_customer_id = filters.processor_customer_id;
+    if (filters.state) query.state = filters.state;
+    if (filters.name) {
+      // Escaped: the text is matched literally, never as a pattern the client wrote.
+      const part = new RegExp(filters.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
+      query.$or = [{ first_name: part }, { last_name: part }];
+    }
     return this.repo.page(merchantId, query, skip, limit);
   }
 

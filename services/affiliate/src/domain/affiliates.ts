@@ -144,6 +144,8 @@ export class AffiliateUseCases {
     if (filters.campaign_id) query.campaign_id = filters.campaign_id;
     if (filters.email) query.email = filters.email.trim().toLowerCase();
     if (filters.processor_customer_id) query.processor_customer_id = filters.processor_customer_id;
+    if (filters.state) query.state = filters.state;
+    if (filters.name) query.name = filters.name;
     const result = await this.affiliates.page(ctx.merchantId, query, page.skip, page.limit);
     const views = await this.presenter.present(ctx.merchantId, result.items, expand);
     return paginate(views, result.total, page);

@@ -49,6 +49,9 @@ export interface AffiliateFilters {
   campaign_id?: string;
   email?: string;
   processor_customer_id?: string;
+  state?: string;
+  /** Part of the first or last name, any case (the console's search). */
+  name?: string;
 }
 
 export interface AffiliateStore extends OutboxStore<AffiliateRecord> {

@@ -14,7 +14,12 @@ export function affiliateRpc(
   affiliates: AffiliateUseCases,
 ): Pick<
   RpcHandlers<'affiliate'>,
-  'listAffiliates' | 'resolveLinkToken' | 'createAffiliate' | 'getAffiliate' | 'updateAffiliate'
+  | 'listAffiliates'
+  | 'findAffiliates'
+  | 'resolveLinkToken'
+  | 'createAffiliate'
+  | 'getAffiliate'
+  | 'updateAffiliate'
 > {
   return {
     listAffiliates: async (req, rpc) => {
@@ -28,6 +33,14 @@ export function affiliateRpc(
         ),
       );
     },
+    /** Internal (the console's list): the REST list's use case with a state and a name filter. */
+    findAffiliates: async ({ merchant_id, state, name, email, page, limit }, rpc) =>
+      affiliates.list(
+        internalCallContext(merchant_id, currentEventContext(rpc.requestId)),
+        { ...(state ? { state } : {}), ...(name ? { name } : {}), ...(email ? { email } : {}) },
+        pageRequest({ page, limit }),
+        new Set(),
+      ),
     /** Internal (tracking's link directory): the typed input, no request envelope. */
     resolveLinkToken: async ({ merchant_id, token }, rpc) =>
       affiliates.resolveToken(

@@ -1,10 +1,11 @@
 /**
- * The affiliates page: search (e-mail or link token), paging in the URL, and disable/enable
- * for owners, through the REST API's own operations (listAffiliates, resolveLinkToken,
- * updateAffiliate), so an action fires the same events and webhooks.
+ * The affiliates page: search (name, e-mail or link token), a state filter, paging in the URL,
+ * and disable/enable for owners. Reads through the affiliate service's findAffiliates (the REST
+ * list's use case with the filters the public list lacks) and resolveLinkToken; the action is
+ * the REST API's updateAffiliate, so it fires the same events and webhooks.
  */
 import express, { type Request, type Response, type Router } from 'express';
-import { OPERATIONS, type AffiliateView, type Paginated } from '@aff/contracts';
+import { AFFILIATE_STATES, OPERATIONS, type AffiliateView, type Paginated } from '@aff/contracts';
 import { callInternal, type RpcClient } from '@aff/messaging';
 import { isAppError } from '@aff/api';
 import { html } from '../portal/html';
@@ -19,9 +20,13 @@ export function affiliatesRoutes(rpc: RpcClient, body: express.RequestHandler): 
 
   router.get('/console/affiliates', async (req, res) => {
     const q = typeof req.query.q === 'string' ? req.query.q.trim().slice(0, 254) : '';
-    const pageNumber = Math.max(1, Math.min(10_000, Number(req.query.page) || 1));
-    const list = await findAffiliates(rpc, session(res).merchantId, q, pageNumber, requestId(res));
-    consolePage(res, 200, 'Affiliates', listBody(list, q, pageNumber, session(res).csrfToken));
+    const state = (AFFILIATE_STATES as readonly string[]).includes(String(req.query.state))
+      ? String(req.query.state)
+      : '';
+    const pageNumber = Math.max(1, Math.min(10_000, Math.floor(Number(req.query.page)) || 1));
+    const filter = { q, state, page: pageNumber };
+    const list = await findAffiliates(rpc, session(res).merchantId, filter, requestId(res));
+    consolePage(res, 200, 'Affiliates', listBody(list, filter, session(res).csrfToken));
   });
 
   router.post(
@@ -62,23 +67,34 @@ function backTo(req: Request): string {
   const sent = (req.body ?? {}) as Record<string, unknown>;
   const query = new URLSearchParams();
   if (typeof sent.q === 'string' && sent.q) query.set('q', sent.q);
+  if (
+    typeof sent.state === 'string' &&
+    (AFFILIATE_STATES as readonly string[]).includes(sent.state)
+  )
+    query.set('state', sent.state);
   if (typeof sent.page === 'string' && /^\d+$/.test(sent.page)) query.set('page', sent.page);
   const text = query.toString();
   return text ? `/console/affiliates?${text}` : '/console/affiliates';
 }
 
+interface Filter {
+  q: string;
+  state: string;
+  page: number;
+}
+
 /**
- * An address searches the REST list's e-mail filter; anything else is tried as a link token
- * (resolveLinkToken, as tracking resolves it). The REST list has no name search yet.
+ * An address is looked up as an e-mail; other text first as a link token (as tracking resolves
+ * it), else as part of a name. The state filter and paging apply to e-mail and name searches.
  */
 async function findAffiliates(
   rpc: RpcClient,
   merchantId: string,
-  q: string,
-  pageNumber: number,
+  filter: Filter,
   requestId: string,
 ): Promise<Paginated<AffiliateView>> {
-  if (q && !q.includes('@')) {
+  const { q, state } = filter;
+  if (q && !q.includes('@') && /^[A-Za-z0-9_-]{1,100}$/.test(q)) {
     const found = await callInternal(
       rpc,
       OPERATIONS.resolveLinkToken,
@@ -88,31 +104,41 @@ async function findAffiliates(
       if (isAppError(error) && error.status < 500) return null;
       throw error;
     });
-    const data = found ? [found.affiliate] : [];
-    const pagination = {
-      previous_page: null,
-      current_page: 1,
-      next_page: null,
-      count: data.length,
-      limit: PAGE_SIZE,
-      total_pages: 1,
-      total_count: data.length,
-    };
-    return { data, pagination };
+    if (found && (!state || found.affiliate.state === state)) return single(found.affiliate);
   }
-  return callAsMerchant(
+  return callInternal(
     rpc,
-    merchantId,
-    'listAffiliates',
-    { query: { ...(q ? { email: q } : {}), page: String(pageNumber), limit: String(PAGE_SIZE) } },
+    OPERATIONS.findAffiliates,
+    {
+      merchant_id: merchantId,
+      ...(state ? { state: state as AffiliateView['state'] } : {}),
+      ...(q && q.includes('@') ? { email: q.toLowerCase() } : {}),
+      ...(q && !q.includes('@') ? { name: q.slice(0, 100) } : {}),
+      page: filter.page,
+      limit: PAGE_SIZE,
+    },
     requestId,
   );
 }
 
-function listBody(list: Paginated<AffiliateView>, q: string, pageNumber: number, csrf: string) {
+function single(affiliate: AffiliateView): Paginated<AffiliateView> {
+  const pagination = {
+    previous_page: null,
+    current_page: 1,
+    next_page: null,
+    count: 1,
+    limit: PAGE_SIZE,
+    total_pages: 1,
+    total_count: 1,
+  };
+  return { data: [affiliate], pagination };
+}
+
+function listBody(list: Paginated<AffiliateView>, filter: Filter, csrf: string) {
+  const { q, state, page: pageNumber } = filter;
   const { total_pages: pages } = list.pagination;
   const link = (n: number) =>
-    `/console/affiliates?${new URLSearchParams({ ...(q ? { q } : {}), page: String(n) }).toString()}`;
+    `/console/affiliates?${new URLSearchParams({ ...(q ? { q } : {}), ...(state ? { state } : {}), page: String(n) }).toString()}`;
   const action = (affiliate: AffiliateView) => {
     const next = affiliate.state === 'disabled' ? 'enable' : 'disable';
     return html`<form
@@ -122,6 +148,7 @@ function listBody(list: Paginated<AffiliateView>, q: string, pageNumber: number,
     >
       <input type="hidden" name="_csrf" value="${csrf}" />
       <input type="hidden" name="q" value="${q}" />
+      <input type="hidden" name="state" value="${state}" />
       <input type="hidden" name="page" value="${String(pageNumber)}" />
       <button type="submit" class="secondary">
         ${next === 'enable' ? 'Enable' : 'Disable'}
@@ -133,8 +160,20 @@ function listBody(list: Paginated<AffiliateView>, q: string, pageNumber: number,
     <h2>Affiliates</h2>
     <form class="filters" method="get" action="/console/affiliates" role="search">
       <label for="q"
-        >E-mail or link token <input id="q" name="q" type="search" value="${q}"
+        >Name, e-mail or link token <input id="q" name="q" type="search" value="${q}"
       /></label>
+      <label for="state"
+        >State
+        <select id="state" name="state">
+          <option value="">All</option>
+          ${AFFILIATE_STATES.map(
+            (value) =>
+              html`<option value="${value}" ${value === state ? html`selected` : ''}>
+                ${value}
+              </option>`,
+          )}
+        </select></label
+      >
       <button type="submit">Search</button>
     </form>
     <div class="table" tabindex="0" role="region" aria-label="Affiliates">

@@ -8,7 +8,7 @@ import { OPERATIONS, type RpcReply } from '@aff/contracts';
 import type { RpcClient } from '@aff/messaging';
 
 /** The contract map's operations the console calls (each answered by its owning service). */
-export type ConsoleOperation = 'listAffiliates' | 'updateAffiliate';
+export type ConsoleOperation = 'updateAffiliate';
 
 export interface Call {
   params?: Record<string, string>;
