@@ -24,7 +24,7 @@ describe('two replicas of every service', () => {
   beforeAll(async () => {
     isolated = await startIsolatedSystem({
       env: { LOG_LEVEL: 'warn' },
-      replicas: { affiliate: 2, tracking: 2, commission: 2, webhook: 2, payout: 2 },
+      replicas: { affiliate: 2, tracking: 2, commission: 2, webhook: 2, payout: 2, web: 2 },
     });
     // The journey helpers talk to GATEWAY_URL: point them at this system's gateway.
     process.env.GATEWAY_URL = isolated.system.gatewayUrl;
@@ -38,8 +38,8 @@ describe('two replicas of every service', () => {
     await isolated?.stop();
   });
 
-  it('runs as eleven processes: two per service and the gateway', () => {
-    expect(isolated.system.pids()).toHaveLength(11);
+  it('runs as thirteen processes: two per service and the gateway', () => {
+    expect(isolated.system.pids()).toHaveLength(13);
   });
 
   it('has every effect of a journey exactly once', async () => {
