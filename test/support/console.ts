@@ -1,41 +1,11 @@
 /** Plays a merchant's browser against the console over plain HTTP (cookie kept by the caller). */
-import { gatewayUrl } from './http';
 import { runOps } from './merchant';
 import { eventually } from './processor';
+import { pageRequest, type PageResponse } from './portal';
 import { mailsTo } from './smtp-sink';
 
-export interface ConsoleResponse {
-  status: number;
-  location: string | null;
-  setCookie: string[];
-  text: string;
-}
-
-export async function consoleRequest(
-  path: string,
-  opts: { cookie?: string; form?: Record<string, string>; origin?: string } = {},
-): Promise<ConsoleResponse> {
-  const headers: Record<string, string> = {};
-  if (opts.cookie) headers.cookie = opts.cookie;
-  if (opts.origin) headers.origin = opts.origin;
-  let body: string | undefined;
-  if (opts.form) {
-    headers['content-type'] = 'application/x-www-form-urlencoded';
-    body = new URLSearchParams(opts.form).toString();
-  }
-  const res = await fetch(`${gatewayUrl()}${path}`, {
-    method: opts.form ? 'POST' : 'GET',
-    headers,
-    body,
-    redirect: 'manual',
-  });
-  return {
-    status: res.status,
-    location: res.headers.get('location'),
-    setCookie: res.headers.getSetCookie(),
-    text: await res.text(),
-  };
-}
+export type ConsoleResponse = PageResponse;
+export const consoleRequest = pageRequest;
 
 /** `console:invite` through the real ops CLI; the parsed `--json` output. */
 export async function invite(merchantId: string, email: string, role: 'owner' | 'viewer') {

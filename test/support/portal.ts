@@ -2,19 +2,23 @@
 import { api, gatewayUrl } from './http';
 import type { TestMerchant } from './merchant';
 
-export interface PortalResponse {
+/** A page's answer as a browser would see it (redirects not followed). */
+export interface PageResponse {
   status: number;
   location: string | null;
   setCookie: string[];
   text: string;
 }
+export type PortalResponse = PageResponse;
 
-export async function portalRequest(
+/** A GET, or a form POST when `form` is given, to a page of the portal or the console. */
+export async function pageRequest(
   path: string,
-  opts: { cookie?: string; form?: Record<string, string> } = {},
-): Promise<PortalResponse> {
+  opts: { cookie?: string; form?: Record<string, string>; origin?: string } = {},
+): Promise<PageResponse> {
   const headers: Record<string, string> = {};
   if (opts.cookie) headers.cookie = opts.cookie;
+  if (opts.origin) headers.origin = opts.origin;
   let body: string | undefined;
   if (opts.form) {
     headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -33,6 +37,8 @@ export async function portalRequest(
     text: await res.text(),
   };
 }
+
+export const portalRequest = pageRequest;
 
 /** The path (from `/portal/`) of a fresh magic link for the affiliate. */
 export async function magicLinkPath(merchant: TestMerchant, affiliateId: string): Promise<string> {
