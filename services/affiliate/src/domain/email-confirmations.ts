@@ -2,7 +2,6 @@
  * Confirming a changed affiliate e-mail: a single-use link per pending address (the newest
  * request wins, only a hash is stored), and the confirmation that makes the address current.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { AppError, errors } from '@aff/api';
 import { buildEvent, type AffiliateView } from '@aff/contracts';
 import type { AffiliatePresenter } from './affiliate-presenter';
@@ -13,8 +12,8 @@ import {
   type EmailConfirmationStore,
 } from './ports';
 import type { AffiliateRecord } from './records';
+import { hashLinkToken, newLinkToken } from './link-tokens';
 
-const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 const INVALID = 'This confirmation link is invalid, used, expired or replaced by a newer one.';
 
 export interface IssuedConfirmation {
@@ -40,13 +39,13 @@ export class EmailConfirmations {
   ): Promise<IssuedConfirmation | null> {
     const affiliate = await this.affiliates.findById(merchantId, affiliateId);
     if (!affiliate || affiliate.unconfirmed_email !== email) return null;
-    const token = randomBytes(32).toString('base64url');
+    const token = newLinkToken();
     const expires = new Date(this.now().getTime() + this.ttlMs);
     await this.tokens.replace({
       _id: affiliateId,
       merchant_id: merchantId,
       email,
-      token_hash: hash(token),
+      token_hash: hashLinkToken(token),
       expires_at: expires,
       used_at: null,
     });
@@ -56,7 +55,7 @@ export class EmailConfirmations {
   /** Uses the link once: the pending address becomes `email`, and `affiliate.confirmed` follows. */
   async confirm(token: string, ctx: Pick<CallContext, 'events'>): Promise<AffiliateView> {
     const now = this.now();
-    const claimed = token ? await this.tokens.claim(hash(token), now) : null;
+    const claimed = token ? await this.tokens.claim(hashLinkToken(token), now) : null;
     if (!claimed) throw new AppError('not_found', INVALID);
     const merchantId = claimed.merchant_id;
     const current = await this.affiliates.findById(merchantId, claimed._id);

@@ -2,14 +2,12 @@
  * One-time sign-in links for the affiliate portal: valid one minute, usable once, and a newer
  * link of the same affiliate invalidates every older one.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { AppError, errors } from '@aff/api';
 import type { AffiliateStore, SsoTokenStore } from './ports';
 import type { AffiliateRecord } from './records';
+import { hashLinkToken, newLinkToken } from './link-tokens';
 
 export const MAGIC_LINK_TTL_MS = 60_000;
-
-const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export interface MagicLink {
   sso: { url: string; expires: string };
@@ -27,12 +25,12 @@ export class MagicLinks {
   async issue(merchantId: string, affiliateId: string): Promise<MagicLink> {
     const affiliate = await this.affiliates.findById(merchantId, affiliateId);
     if (!affiliate) throw errors.notFound('Affiliate', affiliateId);
-    const token = randomBytes(32).toString('base64url');
+    const token = newLinkToken();
     const expires = new Date(this.now().getTime() + MAGIC_LINK_TTL_MS);
     await this.tokens.replace({
       _id: affiliate._id,
       merchant_id: merchantId,
-      token_hash: hash(token),
+      token_hash: hashLinkToken(token),
       expires_at: expires,
       used_at: null,
     });
@@ -47,7 +45,7 @@ export class MagicLinks {
   /** Uses the link: the first caller gets the affiliate, every later one (or a stale link) a 401. */
   async redeem(token: string): Promise<AffiliateRecord> {
     const now = this.now();
-    const claimed = await this.tokens.claim(hash(token), now);
+    const claimed = await this.tokens.claim(hashLinkToken(token), now);
     const affiliate = claimed && (await this.affiliates.findById(claimed.merchant_id, claimed._id));
     if (!affiliate)
       throw new AppError('unauthorized', 'This sign-in link is invalid, used or expired.');

@@ -4,15 +4,14 @@
  * makes the pending address the one payouts go to, and `affiliate.updated` tells the others
  * (the payout service's copy of the affiliate, merchants' webhooks).
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { AppError } from '@aff/api';
 import { buildEvent, type WalletName } from '@aff/contracts';
 import type { AffiliatePresenter } from './affiliate-presenter';
 import type { AffiliateStore, CallContext, WalletConfirmationStore } from './ports';
 import type { AffiliateRecord } from './records';
 import { pendingWalletField, walletConfirmedField, walletField } from './wallet-changes';
+import { hashLinkToken, newLinkToken } from './link-tokens';
 
-const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 const INVALID = 'This confirmation link is invalid, used, expired or replaced by a newer one.';
 
 export interface IssuedWalletConfirmation {
@@ -45,7 +44,7 @@ export class WalletConfirmations {
   ): Promise<IssuedWalletConfirmation | null> {
     const affiliate = await this.affiliates.findById(merchantId, affiliateId);
     if (!affiliate || affiliate[pendingWalletField(wallet)] !== email) return null;
-    const token = randomBytes(32).toString('base64url');
+    const token = newLinkToken();
     const expires = new Date(this.now().getTime() + this.ttlMs);
     await this.tokens.replace({
       _id: `${affiliateId}:${wallet}`,
@@ -53,7 +52,7 @@ export class WalletConfirmations {
       affiliate_id: affiliateId,
       wallet,
       email,
-      token_hash: hash(token),
+      token_hash: hashLinkToken(token),
       expires_at: expires,
       used_at: null,
     });
@@ -63,7 +62,7 @@ export class WalletConfirmations {
   /** Uses the link once: the pending address becomes the wallet, confirmed now. */
   async confirm(token: string, ctx: Pick<CallContext, 'events'>): Promise<ConfirmedWallet> {
     const now = this.now();
-    const claimed = token ? await this.tokens.claim(hash(token), now) : null;
+    const claimed = token ? await this.tokens.claim(hashLinkToken(token), now) : null;
     if (!claimed) throw new AppError('not_found', INVALID);
     const { merchant_id: merchantId, wallet, email } = claimed;
     const current = await this.affiliates.findById(merchantId, claimed.affiliate_id);
