@@ -176,11 +176,11 @@ describe('actions', () => {
     expect(list.text).toContain(`/console/affiliates/${affiliate.id}/disable`);
     const done = await consoleRequest(`/console/affiliates/${affiliate.id}/disable`, {
       cookie,
-      form: { _csrf: csrf, q: email, page: '1' },
+      form: { _csrf: csrf, q: email, page: '2', state: 'bogus' },
       origin: new URL(gatewayUrl()).origin,
     });
     expect(done.status).toBe(303);
-    expect(done.location).toBe(`/console/affiliates?q=${encodeURIComponent(email)}&page=1`);
+    expect(done.location).toBe(`/console/affiliates?q=${encodeURIComponent(email)}&page=2`);
     const rest = await api(merchant.api_secret).get(`/v1/affiliates/${affiliate.id}`);
     expect(rest.body.state).toBe('disabled');
     const [hook] = await receiver.waitFor(

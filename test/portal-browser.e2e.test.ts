@@ -62,7 +62,7 @@ it('shows a real journey behind the magic link; copy, settings, sign-out and a r
     expect.arrayContaining([expect.stringContaining('c***@example.com')]),
   );
   expect((await page.locator('svg[role="img"] desc').textContent())?.trim()).toMatch(
-    /^2 visitors and 1 conversions/,
+    /^2 visitors, 1 conversions from /,
   );
 
   const dir = outputDir();

@@ -2,31 +2,41 @@
  * The affiliates page: search (name, e-mail or link token), a state filter, paging in the URL,
  * and disable/enable for owners. Reads through the affiliate service's findAffiliates (the REST
  * list's use case with the filters the public list lacks) and resolveLinkToken; the action is
- * the REST API's updateAffiliate, so it fires the same events and webhooks.
+ * the REST API's updateAffiliate, so it fires the same events and webhooks. The list is in the
+ * API's one order (newest first): no other sort is offered, as no operation can do one.
  */
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type Router } from 'express';
 import { AFFILIATE_STATES, OPERATIONS, type AffiliateView, type Paginated } from '@aff/contracts';
-import { callInternal, type RpcClient } from '@aff/messaging';
-import { isAppError } from '@aff/api';
 import { html } from '../portal/html';
-import { callAsMerchant, ConsoleReplyError } from './console-data';
+import {
+  dataTable,
+  readListQuery,
+  rowForm,
+  rules,
+  backToList,
+  type Column,
+  type ListQuery,
+  type ListSpec,
+} from './components/data-table';
+import { consoleCalls, ConsoleReplyError, type ConsoleCalls } from './console-data';
 import { checkCsrf, consolePage, message, requireOwner, session } from './console-http';
+import type { PageDeps } from './console-pages';
 
 const PAGE_SIZE = 25;
 
-export function affiliatesRoutes(rpc: RpcClient, body: express.RequestHandler): Router {
+export const AFFILIATES_LIST: ListSpec = {
+  path: '/console/affiliates',
+  filters: { q: rules.text(254), state: rules.oneOf(AFFILIATE_STATES) },
+  fixedOrder: '-created_at',
+};
+
+export function affiliatesRoutes({ rpc, body }: PageDeps): Router {
   const router = express.Router();
-  const requestId = (res: Response) => res.locals.requestId as string;
 
   router.get('/console/affiliates', async (req, res) => {
-    const q = typeof req.query.q === 'string' ? req.query.q.trim().slice(0, 254) : '';
-    const state = (AFFILIATE_STATES as readonly string[]).includes(String(req.query.state))
-      ? String(req.query.state)
-      : '';
-    const pageNumber = Math.max(1, Math.min(10_000, Math.floor(Number(req.query.page)) || 1));
-    const filter = { q, state, page: pageNumber };
-    const list = await findAffiliates(rpc, session(res).merchantId, filter, requestId(res));
-    consolePage(res, 200, 'Affiliates', listBody(list, filter, session(res).csrfToken));
+    const q = readListQuery(AFFILIATES_LIST, req.query);
+    const list = await findAffiliates(consoleCalls(rpc, res), q);
+    consolePage(res, 200, 'Affiliates', listBody(list, q, session(res).csrfToken));
   });
 
   router.post(
@@ -41,46 +51,19 @@ export function affiliatesRoutes(rpc: RpcClient, body: express.RequestHandler): 
         return;
       }
       try {
-        await callAsMerchant(
-          rpc,
-          session(res).merchantId,
-          'updateAffiliate',
-          {
-            params: { id: String(req.params.id) },
-            body: { state: action === 'disable' ? 'disabled' : 'active' },
-          },
-          requestId(res),
-        );
+        await consoleCalls(rpc, res).call('updateAffiliate', {
+          params: { id: String(req.params.id) },
+          body: { state: action === 'disable' ? 'disabled' : 'active' },
+        });
       } catch (error) {
         if (!(error instanceof ConsoleReplyError)) throw error;
         consolePage(res, error.status, 'Not possible', message('That did not work', error.message));
         return;
       }
-      res.redirect(303, backTo(req));
+      res.redirect(303, backToList(AFFILIATES_LIST, req.body));
     },
   );
   return router;
-}
-
-/** Back to the list the form was on (only its own query keys survive). */
-function backTo(req: Request): string {
-  const sent = (req.body ?? {}) as Record<string, unknown>;
-  const query = new URLSearchParams();
-  if (typeof sent.q === 'string' && sent.q) query.set('q', sent.q);
-  if (
-    typeof sent.state === 'string' &&
-    (AFFILIATE_STATES as readonly string[]).includes(sent.state)
-  )
-    query.set('state', sent.state);
-  if (typeof sent.page === 'string' && /^\d+$/.test(sent.page)) query.set('page', sent.page);
-  const text = query.toString();
-  return text ? `/console/affiliates?${text}` : '/console/affiliates';
-}
-
-interface Filter {
-  q: string;
-  state: string;
-  page: number;
 }
 
 /**
@@ -88,37 +71,27 @@ interface Filter {
  * it), else as part of a name. The state filter and paging apply to e-mail and name searches.
  */
 async function findAffiliates(
-  rpc: RpcClient,
-  merchantId: string,
-  filter: Filter,
-  requestId: string,
+  calls: ConsoleCalls,
+  q: ListQuery,
 ): Promise<Paginated<AffiliateView>> {
-  const { q, state } = filter;
-  if (q && !q.includes('@') && /^[A-Za-z0-9_-]{1,100}$/.test(q)) {
-    const found = await callInternal(
-      rpc,
-      OPERATIONS.resolveLinkToken,
-      { merchant_id: merchantId, token: q },
-      requestId,
-    ).catch((error: unknown) => {
-      if (isAppError(error) && error.status < 500) return null;
-      throw error;
-    });
+  const text = q.filters.q ?? '';
+  const state = q.filters.state as AffiliateView['state'] | undefined;
+  if (text && !text.includes('@') && /^[A-Za-z0-9_-]{1,100}$/.test(text)) {
+    const found = await calls
+      .internal(OPERATIONS.resolveLinkToken, { token: text })
+      .catch((error: unknown) => {
+        if (error instanceof ConsoleReplyError) return null;
+        throw error;
+      });
     if (found && (!state || found.affiliate.state === state)) return single(found.affiliate);
   }
-  return callInternal(
-    rpc,
-    OPERATIONS.findAffiliates,
-    {
-      merchant_id: merchantId,
-      ...(state ? { state: state as AffiliateView['state'] } : {}),
-      ...(q && q.includes('@') ? { email: q.toLowerCase() } : {}),
-      ...(q && !q.includes('@') ? { name: q.slice(0, 100) } : {}),
-      page: filter.page,
-      limit: PAGE_SIZE,
-    },
-    requestId,
-  );
+  return calls.internal(OPERATIONS.findAffiliates, {
+    ...(state ? { state } : {}),
+    ...(text.includes('@') ? { email: text.toLowerCase() } : {}),
+    ...(text && !text.includes('@') ? { name: text.slice(0, 100) } : {}),
+    page: q.page,
+    limit: PAGE_SIZE,
+  });
 }
 
 function single(affiliate: AffiliateView): Paginated<AffiliateView> {
@@ -134,33 +107,34 @@ function single(affiliate: AffiliateView): Paginated<AffiliateView> {
   return { data: [affiliate], pagination };
 }
 
-function listBody(list: Paginated<AffiliateView>, filter: Filter, csrf: string) {
-  const { q, state, page: pageNumber } = filter;
-  const { total_pages: pages } = list.pagination;
-  const link = (n: number) =>
-    `/console/affiliates?${new URLSearchParams({ ...(q ? { q } : {}), ...(state ? { state } : {}), page: String(n) }).toString()}`;
-  const action = (affiliate: AffiliateView) => {
-    const next = affiliate.state === 'disabled' ? 'enable' : 'disable';
-    return html`<form
-      class="inline"
-      method="post"
-      action="/console/affiliates/${affiliate.id}/${next}"
-    >
-      <input type="hidden" name="_csrf" value="${csrf}" />
-      <input type="hidden" name="q" value="${q}" />
-      <input type="hidden" name="state" value="${state}" />
-      <input type="hidden" name="page" value="${String(pageNumber)}" />
-      <button type="submit" class="secondary">
-        ${next === 'enable' ? 'Enable' : 'Disable'}
-        <span class="sr">${affiliate.first_name} ${affiliate.last_name}</span>
-      </button>
-    </form>`;
-  };
+function listBody(list: Paginated<AffiliateView>, q: ListQuery, csrf: string) {
+  const fullName = (a: AffiliateView) => `${a.first_name} ${a.last_name}`;
+  const columns: Column<AffiliateView>[] = [
+    { header: 'Name', cell: fullName },
+    { header: 'E-mail', cell: (a) => a.email },
+    { header: 'State', cell: (a) => html`<span class="state">${a.state}</span>` },
+    {
+      header: 'Joined',
+      sortKey: 'created_at',
+      cell: (a) => html`<time datetime="${a.created_at}">${a.created_at.slice(0, 10)}</time>`,
+    },
+    { header: 'Conversions', num: true, cell: (a) => a.conversions },
+    {
+      header: 'Action',
+      cell: (a) => {
+        const next = a.state === 'disabled' ? 'enable' : 'disable';
+        const text = next === 'enable' ? 'Enable' : 'Disable';
+        return rowForm(`/console/affiliates/${a.id}/${next}`, text, fullName(a), csrf, q);
+      },
+    },
+  ];
+  const state = q.filters.state ?? '';
   return html`<section>
     <h2>Affiliates</h2>
-    <form class="filters" method="get" action="/console/affiliates" role="search">
+    <form class="filters" method="get" action="${AFFILIATES_LIST.path}" role="search">
       <label for="q"
-        >Name, e-mail or link token <input id="q" name="q" type="search" value="${q}"
+        >Name, e-mail or link token
+        <input id="q" name="q" type="search" value="${q.filters.q ?? ''}"
       /></label>
       <label for="state"
         >State
@@ -176,41 +150,13 @@ function listBody(list: Paginated<AffiliateView>, filter: Filter, csrf: string) 
       >
       <button type="submit">Search</button>
     </form>
-    <div class="table" tabindex="0" role="region" aria-label="Affiliates">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">E-mail</th>
-            <th scope="col">State</th>
-            <th scope="col" class="num">Conversions</th>
-            <th scope="col">Action</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${
-            list.data.length
-              ? list.data.map(
-                  (a) =>
-                    html`<tr>
-                      <td>${a.first_name} ${a.last_name}</td>
-                      <td>${a.email}</td>
-                      <td><span class="state">${a.state}</span></td>
-                      <td class="num">${a.conversions}</td>
-                      <td>${action(a)}</td>
-                    </tr>`,
-                )
-              : html`<tr>
-                  <td colspan="5">No affiliates found.</td>
-                </tr>`
-          }
-        </tbody>
-      </table>
-    </div>
-    <nav class="pager" aria-label="Pages">
-      ${pageNumber > 1 ? html`<a href="${link(pageNumber - 1)}">Previous page</a>` : ''}
-      <span>Page ${pageNumber} of ${Math.max(1, pages)}</span>
-      ${pageNumber < pages ? html`<a href="${link(pageNumber + 1)}">Next page</a>` : ''}
-    </nav>
+    ${dataTable({
+      label: 'Affiliates',
+      query: q,
+      columns,
+      rows: list.data,
+      empty: 'No affiliates found.',
+      pagination: list.pagination,
+    })}
   </section>`;
 }

@@ -1,18 +1,43 @@
 /**
- * The console's calls to the owning services: the same operations and envelope the gateway
- * uses for a REST call, scoped to the session's merchant (never a merchant the browser sent),
- * so an action has the REST API's effects, events and webhooks.
+ * The console's calls to the owning services, scoped to the session's merchant (never a
+ * merchant the browser sent). One way for every page: `consoleCalls(rpc, res)` gives
+ * - `call(operation, {params, query, body})` for a REST operation of the contract map, in the
+ *   same envelope the gateway sends, so an action has the REST API's effects, events and
+ *   webhooks. To use another REST operation, add its name to CONSOLE_OPERATIONS (the
+ *   reply is typed from the map's response schema);
+ * - `internal(operation, input)` for an internal operation (auth `internal`, e.g.
+ *   findAffiliates), with `merchant_id` filled in from the session. An internal operation the
+ *   console needs is added to the contract map in its owning service (docs/contract.md).
  */
-import { AppError } from '@aff/api';
-import { OPERATIONS, type RpcReply } from '@aff/contracts';
-import type { RpcClient } from '@aff/messaging';
+import type { Response } from 'express';
+import type { z } from 'zod';
+import { AppError, isAppError } from '@aff/api';
+import {
+  OPERATIONS,
+  type InternalInput,
+  type InternalOperation,
+  type InternalReplyBody,
+  type OperationMap,
+  type RpcReply,
+} from '@aff/contracts';
+import { callInternal, type RpcClient } from '@aff/messaging';
+import { session } from './console-http';
 
-/** The contract map's operations the console calls (each answered by its owning service). */
-export type ConsoleOperation = 'updateAffiliate';
+/** The contract map's REST operations the console calls (each answered by its owning service). */
+export const CONSOLE_OPERATIONS = ['updateAffiliate'] as const;
+export type ConsoleOperation = (typeof CONSOLE_OPERATIONS)[number];
+
+/** What a REST operation answers with 200, from its response schema in the contract map. */
+export type ReplyOf<Op extends ConsoleOperation> = OperationMap[Op]['response'] extends {
+  body: infer B extends z.ZodType;
+}
+  ? z.output<B>
+  : unknown;
 
 export interface Call {
   params?: Record<string, string>;
-  query?: Record<string, unknown>;
+  /** The query as the REST API receives it: strings (the map's query schema parses them). */
+  query?: Record<string, string | string[]>;
   body?: Record<string, unknown>;
 }
 
@@ -26,13 +51,13 @@ export class ConsoleReplyError extends Error {
   }
 }
 
-export async function callAsMerchant<T>(
+export async function callAsMerchant<Op extends ConsoleOperation>(
   rpc: RpcClient,
   merchantId: string,
-  operation: ConsoleOperation,
+  operation: Op,
   call: Call,
   requestId: string,
-): Promise<T> {
+): Promise<ReplyOf<Op>> {
   const reply: RpcReply = await rpc.call(
     OPERATIONS[operation].owner,
     operation,
@@ -46,8 +71,41 @@ export async function callAsMerchant<T>(
     },
     requestId,
   );
-  if (reply.status === 200) return reply.body as T;
+  if (reply.status === 200) return reply.body as ReplyOf<Op>;
   const body = (reply.body ?? {}) as { error?: string };
   if (reply.status >= 500) throw new AppError('unavailable', body.error ?? 'Service unavailable.');
   throw new ConsoleReplyError(reply.status, body.error ?? 'Request failed.');
 }
+
+type WithoutMerchant<O extends InternalOperation> = Omit<InternalInput<O>, 'merchant_id'>;
+
+/** The calls of one console request, as its session's merchant. */
+export function consoleCalls(rpc: RpcClient, res: Response) {
+  const merchantId = session(res).merchantId;
+  const requestId = res.locals.requestId as string;
+  return {
+    merchantId,
+    call: <Op extends ConsoleOperation>(operation: Op, call: Call = {}) =>
+      callAsMerchant(rpc, merchantId, operation, call, requestId),
+    /** An internal operation; a 4xx comes back as ConsoleReplyError, like `call`'s. */
+    internal: async <O extends InternalOperation>(
+      operation: O,
+      input: WithoutMerchant<O>,
+    ): Promise<InternalReplyBody<O>> => {
+      try {
+        return await callInternal(
+          rpc,
+          operation,
+          { ...input, merchant_id: merchantId } as InternalInput<O>,
+          requestId,
+        );
+      } catch (error) {
+        if (isAppError(error) && error.status < 500)
+          throw new ConsoleReplyError(error.status, error.message);
+        throw error;
+      }
+    },
+  };
+}
+
+export type ConsoleCalls = ReturnType<typeof consoleCalls>;

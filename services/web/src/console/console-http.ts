@@ -13,6 +13,7 @@ import {
   readSessionCookie,
 } from '../portal/session-cookie';
 import { csrfOk, type ConsoleAccounts, type ConsoleSession } from './console-accounts';
+import { consoleNav } from './console-pages';
 
 export const session = (res: Response) => res.locals.console as ConsoleSession;
 
@@ -27,10 +28,6 @@ export function referrerPolicy(_req: Request, res: Response, next: NextFunction)
   res.set('Referrer-Policy', SAME_ORIGIN);
   next();
 }
-
-const NAV = html`<nav class="site" aria-label="Console">
-  <a href="/console/affiliates">Affiliates</a>
-</nav>`;
 
 export function consolePage(
   res: Response,
@@ -52,7 +49,9 @@ export function consolePage(
           name: 'Merchant console',
           signOutAction: '/console/sign-out',
           referrer: SAME_ORIGIN,
-          ...(signedIn && current ? { nav: NAV } : {}),
+          ...(signedIn && current
+            ? { nav: consoleNav(res.req.originalUrl.split('?')[0] ?? '') }
+            : {}),
         },
         ...(signedIn && current
           ? { signedIn: { name: `${current.email} (${current.role})`, csrf: current.csrfToken } }

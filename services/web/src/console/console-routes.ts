@@ -1,7 +1,8 @@
 /**
  * The merchant console under `/console`: sign-in (./sign-in-routes.ts), then, behind a session,
- * its pages (one module each). Every POST passes the same-origin check first; actions then
- * check the CSRF token and the role (./console-http.ts).
+ * its pages: one module each, registered in PAGE_MODULES (see ./console-pages.ts for how a page
+ * is written). Every POST passes the same-origin check first; actions then check the CSRF token
+ * and the role (./console-http.ts).
  */
 import express, { type Router } from 'express';
 import type { Logger } from '@aff/logging';
@@ -18,7 +19,11 @@ import {
   sameOrigin,
 } from './console-http';
 import type { ConsoleMailer } from './console-mailer';
+import type { PageModule } from './console-pages';
 import { signInRoutes } from './sign-in-routes';
+
+/** Every page of the console, one module each (their paths are in CONSOLE_NAV). */
+const PAGE_MODULES: PageModule[] = [affiliatesRoutes];
 
 export interface ConsoleDeps {
   rpc: RpcClient;
@@ -36,7 +41,8 @@ export function consoleRouter(deps: ConsoleDeps): Router {
   router.use(signInRoutes({ ...deps, perEmail: deps.signInPerEmail }, body));
   router.use('/console', requireConsoleSession(deps));
   router.get('/console', (_req, res) => res.redirect(303, '/console/affiliates'));
-  router.use(affiliatesRoutes(deps.rpc, body));
+  const pageDeps = { rpc: deps.rpc, body, publicUrl: deps.publicUrl, log: deps.log };
+  for (const page of PAGE_MODULES) router.use(page(pageDeps));
   router.use('/console', (_req, res) => {
     consolePage(
       res,

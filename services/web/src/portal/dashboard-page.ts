@@ -51,29 +51,9 @@ export function dashboardBody(m: DashboardModel): SafeHtml {
       </dl>
     </section>
 
-    <section aria-labelledby="activity-h" class="chart">
+    <section aria-labelledby="activity-h">
       <h2 id="activity-h">Last 30 days</h2>
       ${activityChart(m.activity)}
-      <p class="legend">
-        <span><span class="swatch visitors"></span>Visitors (new referrals)</span>
-        <span><span class="swatch conversions"></span>Conversions</span>
-      </p>
-      <details>
-        <summary>Chart data as a table</summary>
-        ${table(
-          ['Day', { text: 'Visitors', num: true }, { text: 'Conversions', num: true }],
-          m.activity.map(
-            (d) =>
-              html`<tr>
-                <td>${d.day}</td>
-                <td class="num">${d.visitors}</td>
-                <td class="num">${d.conversions}</td>
-              </tr>`,
-          ),
-          'No activity.',
-          'Activity by day',
-        )}
-      </details>
     </section>
 
     <section aria-labelledby="links-h">

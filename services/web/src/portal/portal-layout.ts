@@ -47,13 +47,15 @@ form.settings .check{display:flex;gap:8px;align-items:center;font-weight:400}
 form.settings .check input{width:22px;height:22px}
 .notice{border-left:4px solid #15803d;background:#ecfdf3;padding:8px 12px;margin:0 0 16px}
 .error{border-left:4px solid #b42318;background:#fef3f2;padding:8px 12px;margin:0 0 16px}
-.chart svg{width:100%;height:auto;max-width:720px}
+.chart>svg{width:100%;height:auto;max-width:720px}
 .legend{display:flex;gap:16px;flex-wrap:wrap;font-size:.9rem}
 .swatch{display:inline-block;width:12px;height:12px;margin-right:4px;vertical-align:middle}
-.swatch.visitors{background:#0b57d0}.swatch.conversions{background:#c2410c}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 nav.pager{display:flex;gap:12px;margin-top:12px}
-nav.site{background:#fff;border-bottom:1px solid #d5dbe1;padding:8px 16px;display:flex;gap:16px;flex-wrap:wrap}
+nav.site{background:#fff;border-bottom:1px solid #d5dbe1;padding:8px 16px;display:flex;gap:4px 16px;flex-wrap:wrap}
+nav.site a{padding:4px 0}nav.site a[aria-current=page]{font-weight:700;color:#1f2933}
+th a{color:inherit}td.select,th.select{width:44px}td.select input{width:22px;height:22px}
+.bulk{display:flex;gap:8px;flex-wrap:wrap;margin-top:12px}
 form.inline{display:inline;margin:0}
 form.signin{display:flex;flex-direction:column;gap:8px;max-width:420px}
 .filters{display:flex;gap:8px;flex-wrap:wrap;align-items:end}.filters label{display:flex;flex-direction:column;font-weight:600}
