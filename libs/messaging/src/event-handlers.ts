@@ -52,6 +52,24 @@ export function eventHandlers(
   };
 }
 
+/** Handlers that need only the data and its envelope: the shape `followEventTable` takes too. */
+export type EnvelopeHandlerTable = {
+  [T in EventType]?: (data: EventMap[T], event: EventEnvelope<EventMap[T]>) => Promise<void>;
+};
+
+/**
+ * A consumer's handler table from envelope handlers, so one table can feed both a durable
+ * consumer and an in-memory follower of the same events.
+ */
+export function withEnvelope(table: EnvelopeHandlerTable): EventHandlerTable {
+  const handlers: Partial<Record<EventType, EventHandler<EventType>>> = {};
+  for (const type of Object.keys(table).filter(isEventType)) {
+    const apply = table[type] as (data: unknown, event: EventEnvelope) => Promise<void>;
+    handlers[type] = (data, { event }) => apply(data, event);
+  }
+  return handlers as EventHandlerTable;
+}
+
 /**
  * Runs before the data is checked (the consumer orders events as it pulls them), so a key
  * function that trips over malformed data leaves the event on its own: its handler rejects it.

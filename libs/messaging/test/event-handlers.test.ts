@@ -2,7 +2,7 @@
 import { buildEvent, type EventEnvelope } from '@aff/contracts';
 import { isAppError } from '@aff/api';
 import { createLogger } from '@aff/logging';
-import { eventHandlers } from '../src';
+import { eventHandlers, withEnvelope } from '../src';
 
 const log = createLogger('event-handlers-test', 'silent');
 const delivery = { count: 1 };
@@ -78,3 +78,23 @@ it('ignores a type the table has no handler for', async () => {
 
 // That a handler of the wrong data type does not compile is checked by tsc, not jest:
 // event-handlers.type-test.ts.
+
+it('runs an envelope handler table as a consumer: same subjects, checked data and the envelope', async () => {
+  const seen: string[] = [];
+  const consumer = eventHandlers(
+    withEnvelope({
+      'charge.refund_attributed': async (data, event) => {
+        seen.push(`${event.merchant_id}:${event.id === '' ? '' : 'id'}:${data.referral_id}`);
+      },
+    }),
+  );
+  expect(consumer.filterSubjects).toEqual(['evt.charge.refund_attributed']);
+  await consumer.handle(buildEvent('charge.refund_attributed', 'm_2', refund), log, delivery);
+  expect(seen).toEqual(['m_2:id:ref_1']);
+  const malformed = {
+    ...buildEvent('charge.refund_attributed', 'm_2', refund),
+    data: { ...refund, referral_id: 42 },
+  } as EventEnvelope;
+  await expect(consumer.handle(malformed, log, delivery)).rejects.toThrow(/referral_id/);
+  expect(seen).toHaveLength(1);
+});

@@ -1,37 +1,12 @@
 /** Keeps the link, affiliate, campaign and coupon read models in step with the affiliate service. */
-import type { AffiliateView, CampaignView, CouponView, LinkView } from '@aff/contracts';
-import { eventHandlers, type EventHandler } from '@aff/messaging';
+import { eventHandlers, withEnvelope, type OrderingKeyTable } from '@aff/messaging';
+import { catalogEvents } from '../data/catalog-events';
 import type { CatalogRepository } from '../data/catalog.repository';
 
 /** Versions of one record in order; the read models also keep only the newest. */
 export function catalogConsumer(catalog: CatalogRepository) {
-  const link: EventHandler<'affiliate_link.created' | 'affiliate_link.updated'> = (
-    data,
-    { event },
-  ) => catalog.saveLink(event.merchant_id, data);
-  const affiliate: EventHandler<'affiliate.created' | 'affiliate.updated'> = (data, { event }) =>
-    catalog.saveAffiliate(event.merchant_id, data);
-  const campaign: EventHandler<'campaign.created' | 'campaign.updated'> = (data, { event }) =>
-    catalog.saveCampaign(event.merchant_id, data);
-  const byId = (data: AffiliateView | LinkView | CampaignView | CouponView) => data.id;
-  return eventHandlers(
-    {
-      'affiliate.created': affiliate,
-      'affiliate.updated': affiliate,
-      'affiliate_link.created': link,
-      'affiliate_link.updated': link,
-      'campaign.created': campaign,
-      'campaign.updated': campaign,
-      'affiliate_coupon.created': (data, { event }) => catalog.saveCoupon(event.merchant_id, data),
-    },
-    {
-      'affiliate.created': byId,
-      'affiliate.updated': byId,
-      'affiliate_link.created': byId,
-      'affiliate_link.updated': byId,
-      'campaign.created': byId,
-      'campaign.updated': byId,
-      'affiliate_coupon.created': byId,
-    },
-  );
+  const table = catalogEvents(catalog);
+  const byId = (data: { id: string }) => data.id;
+  const keys: OrderingKeyTable = Object.fromEntries(Object.keys(table).map((t) => [t, byId]));
+  return eventHandlers(withEnvelope(table), keys);
 }

@@ -13,6 +13,7 @@ import {
   type Subscription,
 } from '@aff/messaging';
 import type { Logger } from '@aff/logging';
+import { catalogEvents } from './catalog-events';
 import { CatalogRepository } from './catalog.repository';
 import { CatalogMemory } from './catalog-memory';
 import type { CatalogModels, KnownAffiliate, KnownCampaign, KnownLink } from './catalog.schema';
@@ -39,23 +40,17 @@ export class CachedCatalogRepository extends CatalogRepository {
    * (the durable consumer writes the database).
    */
   follow(nc: NatsConnection, log: Logger): Subscription[] {
-    const link = (data: LinkView, event: { merchant_id: string }) =>
-      this.loads.apply(() => this.memory.applyLink(event.merchant_id, data));
-    const affiliate = (data: AffiliateView, event: { merchant_id: string }) =>
-      this.loads.apply(() => this.memory.applyAffiliate(event.merchant_id, data));
-    const campaign = (data: CampaignView, event: { merchant_id: string }) =>
-      this.loads.apply(() => this.memory.applyCampaign(event.merchant_id, data));
+    const memory = (apply: () => void) => this.loads.apply(apply);
     return followEventTable(nc, {
-      on: {
-        'affiliate.created': affiliate,
-        'affiliate.updated': affiliate,
-        'affiliate_link.created': link,
-        'affiliate_link.updated': link,
-        'campaign.created': campaign,
-        'campaign.updated': campaign,
-        'affiliate_coupon.created': (data, event) =>
-          this.loads.apply(() => this.memory.applyCoupon(event.merchant_id, data)),
-      },
+      on: catalogEvents<void>({
+        saveLink: (merchantId, link) => memory(() => this.memory.applyLink(merchantId, link)),
+        saveAffiliate: (merchantId, view) =>
+          memory(() => this.memory.applyAffiliate(merchantId, view)),
+        saveCampaign: (merchantId, view) =>
+          memory(() => this.memory.applyCampaign(merchantId, view)),
+        saveCoupon: (merchantId, coupon) =>
+          memory(() => this.memory.applyCoupon(merchantId, coupon)),
+      }),
       reload: () => this.load(),
       log,
     });
