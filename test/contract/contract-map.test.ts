@@ -161,6 +161,7 @@ it('internal operations take a typed input, have no HTTP shape, and stay out of 
     'confirmEmail',
     'confirmWallet',
     'findAffiliates',
+    'findCommissions',
     'inviteConsoleUser',
     'redeemMagicLink',
     'renderPage',

@@ -1,7 +1,14 @@
-/** Plays a merchant's browser against the console over plain HTTP (cookie kept by the caller). */
-import { runOps } from './merchant';
+/**
+ * Plays a merchant's browser against the console over plain HTTP (cookie kept by the caller),
+ * and sets up what the console's pages show (users, held referrals).
+ */
+import { randomUUID } from 'node:crypto';
+import type { CommissionView } from '@aff/contracts';
+import { merchantClient } from './client';
+import { charge, createAffiliate, referredCustomer, waitForCommissions } from './journey';
+import { runOps, type TestMerchant } from './merchant';
 import { eventually } from './processor';
-import { pageRequest, type PageResponse } from './portal';
+import { csrfOf, pageRequest, type PageResponse } from './portal';
 import { mailsTo } from './smtp-sink';
 
 export type ConsoleResponse = PageResponse;
@@ -40,3 +47,50 @@ export const linksMailedTo = (address: string, count = 1) =>
       .filter((link): link is string => Boolean(link));
     return links.length >= count ? links : undefined;
   }, 20_000);
+
+/** A console user of the merchant, signed in: its session cookie and the pages' CSRF token. */
+export async function consoleSession(merchantId: string, role: 'owner' | 'viewer') {
+  const invited = await invite(merchantId, `${role}-${randomUUID()}@example.com`, role);
+  const { cookie } = await followLink(invited.sign_in_url);
+  const page = await consoleRequest('/console/affiliates', { cookie });
+  if (page.status !== 200) throw new Error(`console page: ${page.status}`);
+  return { cookie, csrf: csrfOf(page.text) };
+}
+
+/** A campaign that holds referrals with a disposable customer e-mail, commissions due at once. */
+export async function holdingCampaign(merchant: TestMerchant): Promise<string> {
+  const campaign = await merchantClient(merchant.api_secret).campaigns.create({
+    name: `Holds ${randomUUID()}`,
+    days_until_commissions_are_due: 0,
+    fraud_policy: { disposable_email: 'hold' },
+  } as never);
+  return campaign.id;
+}
+
+/**
+ * A referral held for review (its customer's e-mail is disposable), of a new affiliate of the
+ * holding campaign; with `amount`, that customer is charged and the held commission awaited.
+ */
+export async function heldReferral(
+  merchant: TestMerchant,
+  campaignId: string,
+  opts: { first_name?: string; amount?: number } = {},
+) {
+  const affiliate = await createAffiliate(merchant, {
+    campaign_id: campaignId,
+    first_name: opts.first_name ?? 'Held',
+    last_name: `Aff${randomUUID().slice(0, 6)}`,
+  });
+  const customer = await referredCustomer(merchant, affiliate, `${randomUUID()}@mailinator.com`);
+  const client = merchantClient(merchant.api_secret);
+  await eventually(async () => {
+    const referral = await client.referrals.get({ id: customer.referralId });
+    return referral.review_state === 'open' ? true : undefined;
+  });
+  let commission: CommissionView | undefined;
+  if (opts.amount !== undefined) {
+    await charge(merchant, customer.customerId, { amount: opts.amount });
+    [commission] = await waitForCommissions(merchant, affiliate.id, (list) => list.length === 1);
+  }
+  return { affiliate, referralId: customer.referralId, customer, commission };
+}

@@ -11,10 +11,17 @@ export interface PageResponse {
 }
 export type PortalResponse = PageResponse;
 
-/** A GET, or a form POST when `form` is given, to a page of the portal or the console. */
+/**
+ * A GET, or a form POST when `form` is given, to a page of the portal or the console. A form as
+ * pairs can repeat a name (ticked checkboxes).
+ */
 export async function pageRequest(
   path: string,
-  opts: { cookie?: string; form?: Record<string, string>; origin?: string } = {},
+  opts: {
+    cookie?: string;
+    form?: Record<string, string> | [string, string][];
+    origin?: string;
+  } = {},
 ): Promise<PageResponse> {
   const headers: Record<string, string> = {};
   if (opts.cookie) headers.cookie = opts.cookie;

@@ -194,6 +194,31 @@ describe('data table', () => {
     expect(out).toContain('name="action" value="reject"');
     expect(out.indexOf('</form>')).toBeGreaterThan(out.indexOf('</table>'));
   });
+
+  it('bulk: only selectable rows get a checkbox; rowId marks each row', () => {
+    const out = dataTable({
+      label: 'Things',
+      query: readListQuery(SPEC, {}),
+      columns: COLUMNS,
+      rows,
+      empty: 'None.',
+      rowId: (r) => r.id,
+      bulk: {
+        action: '/console/things/bulk',
+        csrf: 'tok',
+        buttons: [{ value: 'void', text: 'Void selected' }],
+        id: (r) => r.id,
+        rowLabel: (r) => r.name,
+        selectable: (r) => r.amount > 5,
+      },
+    }).value;
+    expect(out).toContain('<tr data-id="r1">');
+    expect(out).toContain('<tr data-id="r2">');
+    expect(out).not.toContain('value="r1"');
+    expect(out).toContain('value="r2"');
+    // The row without a checkbox keeps its cell, so the columns stay aligned.
+    expect(out.match(/<td class="select">/g)).toHaveLength(2);
+  });
 });
 
 describe('chart', () => {

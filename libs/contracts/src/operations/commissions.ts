@@ -67,3 +67,38 @@ export const deleteCommission = defineOperation({
   response: { status: 200, description: 'The voided commission', body: deletedSchema },
   errors: [404, 422],
 });
+
+/** An ISO 8601 time as it crosses NATS (a string; the service reads it as a Date). */
+const isoTime = z
+  .string()
+  .max(40)
+  .refine((text) => !Number.isNaN(new Date(text).getTime()), 'must be an ISO 8601 timestamp');
+
+/**
+ * Internal: the merchant console's commission list. The REST list's filters (affiliate, states)
+ * plus a creation-date range, which the public list (the spec's) does not have. Each commission
+ * comes with its sale (so the console can name the affiliate).
+ */
+export const findCommissions = defineOperation({
+  name: 'findCommissions',
+  owner: 'commission',
+  auth: 'internal',
+  summary: "A page of commissions by affiliate, state and creation date (the console's list)",
+  input: z.object({
+    merchant_id: z.string(),
+    affiliate_id: z.string().max(100).optional(),
+    states: z.array(z.enum(COMMISSION_STATES)).max(COMMISSION_STATES.length).optional(),
+    /** Created at or after this time. */
+    created_since: isoTime.optional(),
+    /** Created before this time. */
+    created_until: isoTime.optional(),
+    page: z.number().int().min(1).max(100_000).default(1),
+    limit: z.number().int().min(1).max(100).default(25),
+  }),
+  response: {
+    status: 200,
+    description: 'A page of commissions, each with its sale',
+    body: paginatedSchema(commissionViewSchema),
+  },
+  errors: [400],
+});

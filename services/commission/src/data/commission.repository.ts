@@ -48,6 +48,13 @@ export class CommissionRepository implements CommissionStore {
     const filter: FilterQuery<CommissionDoc> = {};
     if (filters.affiliate_id) filter.affiliate_id = filters.affiliate_id;
     if (filters.states?.length) filter.state = { $in: filters.states };
+    if (filters.created_since || filters.created_until) {
+      // A range on created_at: the tail of every list index, so each filter's index serves it.
+      filter.created_at = {
+        ...(filters.created_since ? { $gte: filters.created_since } : {}),
+        ...(filters.created_until ? { $lt: filters.created_until } : {}),
+      };
+    }
     return this.tenant.page(merchantId, filter, skip, limit);
   }
 

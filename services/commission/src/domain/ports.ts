@@ -54,6 +54,10 @@ export interface CommissionCondition {
 export interface CommissionFilters {
   affiliate_id?: string;
   states?: CommissionState[];
+  /** Created at or after (the console's date filter; the REST list has none). */
+  created_since?: Date;
+  /** Created before. */
+  created_until?: Date;
 }
 
 /** Commissions of a merchant (scoped per call), and the due sweep across merchants. */

@@ -25,6 +25,8 @@ export class CommissionQueries {
     const filters: CommissionFilters = {};
     if (requested.affiliate_id) filters.affiliate_id = requested.affiliate_id;
     if (requested.states?.length) filters.states = requested.states;
+    if (requested.created_since) filters.created_since = requested.created_since;
+    if (requested.created_until) filters.created_until = requested.created_until;
     const result =
       Object.keys(filters).length === 0
         ? await this.newest.page(merchantId, page.skip, page.limit)

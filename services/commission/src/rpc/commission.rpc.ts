@@ -1,5 +1,6 @@
 import { pageRequest } from '@aff/api';
 import { callContext, idParam, ok, type RpcHandlers } from '@aff/messaging';
+import type { CommissionFilters } from '../domain/ports';
 import type { CommissionChanges } from '../domain/commission-changes';
 import type { CommissionQueries } from '../domain/queries';
 
@@ -17,6 +18,20 @@ export function commissionRpc(
           new Set(query.expand),
         ),
       ),
+    /** Internal (the console's list): the REST list's use case with a creation-date range. */
+    findCommissions: async (input) => {
+      const filters: CommissionFilters = {};
+      if (input.affiliate_id) filters.affiliate_id = input.affiliate_id;
+      if (input.states?.length) filters.states = input.states;
+      if (input.created_since) filters.created_since = new Date(input.created_since);
+      if (input.created_until) filters.created_until = new Date(input.created_until);
+      return queries.list(
+        input.merchant_id,
+        filters,
+        pageRequest({ page: input.page, limit: input.limit }),
+        new Set(['sale']),
+      );
+    },
     getCommission: async (req) => ok(await queries.get(req.merchant_id, idParam(req))),
     updateCommission: async (req, rpc) =>
       ok(await changes.update(callContext(req, rpc), idParam(req), req.body)),

@@ -24,7 +24,14 @@ import { callInternal, type RpcClient } from '@aff/messaging';
 import { session } from './console-http';
 
 /** The contract map's REST operations the console calls (each answered by its owning service). */
-export const CONSOLE_OPERATIONS = ['updateAffiliate'] as const;
+export const CONSOLE_OPERATIONS = [
+  'updateAffiliate',
+  'listReferrals',
+  'getReferral',
+  'reviewReferral',
+  'getCommission',
+  'deleteCommission',
+] as const;
 export type ConsoleOperation = (typeof CONSOLE_OPERATIONS)[number];
 
 /** What a REST operation answers with 200, from its response schema in the contract map. */
@@ -39,6 +46,8 @@ export interface Call {
   /** The query as the REST API receives it: strings (the map's query schema parses them). */
   query?: Record<string, string | string[]>;
   body?: Record<string, unknown>;
+  /** Related objects, as the gateway gathers `expand` (e.g. `['affiliate']`). */
+  expand?: string[];
 }
 
 /** A refusal (4xx) the page shows as it is; the rest is an outage. */
@@ -46,6 +55,8 @@ export class ConsoleReplyError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The service's reasons (`details`), e.g. why a review or a void was refused. */
+    readonly details: string[] = [],
   ) {
     super(message);
   }
@@ -66,15 +77,18 @@ export async function callAsMerchant<Op extends ConsoleOperation>(
       params: call.params ?? {},
       query: call.query ?? {},
       body: call.body ?? {},
-      expand: [],
+      expand: call.expand ?? [],
       api_key_id: null,
     },
     requestId,
   );
   if (reply.status === 200) return reply.body as ReplyOf<Op>;
-  const body = (reply.body ?? {}) as { error?: string };
+  const body = (reply.body ?? {}) as { error?: string; details?: unknown };
   if (reply.status >= 500) throw new AppError('unavailable', body.error ?? 'Service unavailable.');
-  throw new ConsoleReplyError(reply.status, body.error ?? 'Request failed.');
+  const details = Array.isArray(body.details)
+    ? body.details.filter((d): d is string => typeof d === 'string')
+    : [];
+  throw new ConsoleReplyError(reply.status, body.error ?? 'Request failed.', details);
 }
 
 type WithoutMerchant<O extends InternalOperation> = Omit<InternalInput<O>, 'merchant_id'>;

@@ -10,6 +10,7 @@ import type { RpcClient } from '@aff/messaging';
 import { html } from '../portal/html';
 import { securityHeaders } from '../portal/portal-http';
 import { affiliatesRoutes } from './affiliates-page';
+import { commissionsRoutes } from './commissions-page';
 import type { ConsoleAccounts } from './console-accounts';
 import {
   consolePage,
@@ -20,10 +21,11 @@ import {
 } from './console-http';
 import type { ConsoleMailer } from './console-mailer';
 import type { PageModule } from './console-pages';
+import { reviewsRoutes } from './reviews-page';
 import { signInRoutes } from './sign-in-routes';
 
 /** Every page of the console, one module each (their paths are in CONSOLE_NAV). */
-const PAGE_MODULES: PageModule[] = [affiliatesRoutes];
+const PAGE_MODULES: PageModule[] = [affiliatesRoutes, reviewsRoutes, commissionsRoutes];
 
 export interface ConsoleDeps {
   rpc: RpcClient;

@@ -42,6 +42,10 @@ export interface BulkActions<T> {
   id: (row: T) => string;
   /** Names the row for its checkbox (`Select <label>`). */
   rowLabel: (row: T) => string;
+  /** Inputs sent with every action (e.g. a note), shown before the buttons. */
+  fields?: SafeHtml;
+  /** Rows the actions apply to (e.g. only unpaid ones); the others get no checkbox. */
+  selectable?: (row: T) => boolean;
 }
 
 export interface DataTableOptions<T> {
@@ -54,6 +58,8 @@ export interface DataTableOptions<T> {
   /** The API's envelope; without it, no pager (a list that fits one page). */
   pagination?: Pagination;
   bulk?: BulkActions<T>;
+  /** The record's id as the row's `data-id` (for scripts and tests to find a row). */
+  rowId?: (row: T) => string;
 }
 
 type Direction = 'ascending' | 'descending';
@@ -114,9 +120,9 @@ export function dataTable<T>(opts: DataTableOptions<T>): SafeHtml {
   const body = rows.length
     ? rows.map(
         (row) =>
-          html`<tr>
+          html`<tr ${opts.rowId ? html`data-id="${opts.rowId(row)}"` : ''}>
             ${
-              bulk
+              bulk && (bulk.selectable?.(row) ?? true)
                 ? html`<td class="select">
                     <input
                       type="checkbox"
@@ -125,7 +131,9 @@ export function dataTable<T>(opts: DataTableOptions<T>): SafeHtml {
                       aria-label="Select ${bulk.rowLabel(row)}"
                     />
                   </td>`
-                : ''
+                : bulk
+                  ? html`<td class="select"></td>`
+                  : ''
             }
             ${columns.map((c) => html`<td class="${c.num ? 'num' : undefined}">${cell(c.cell(row))}</td>`)}
           </tr>`,
@@ -155,6 +163,7 @@ export function dataTable<T>(opts: DataTableOptions<T>): SafeHtml {
       <input type="hidden" name="_csrf" value="${bulk.csrf}" />
       ${stateInputs(q)} ${table}
       <div class="bulk" role="group" aria-label="With the selected rows">
+        ${bulk.fields ?? ''}
         ${bulk.buttons.map(
           (b) => html`<button type="submit" name="action" value="${b.value}">${b.text}</button>`,
         )}
