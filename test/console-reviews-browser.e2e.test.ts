@@ -2,8 +2,9 @@
  * The review queue and the commissions page in real headless Chromium: an owner approves a held
  * referral and voids its (released) commission with the pages' own buttons, and the REST API
  * sees both. Both pages pass at phone and desktop widths (lang, axe-core, no sideways scroll),
- * and nothing reaches the browser console. Desktop screenshots go to .local/test-output/
- * (copied to docs/console-reviews.png and docs/console-commissions.png).
+ * and nothing reaches the browser console. A viewer sees both pages without a button or a
+ * checkbox. Desktop screenshots go to .local/test-output/ (copied to docs/console-reviews.png
+ * and docs/console-commissions.png).
  */
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -25,7 +26,7 @@ afterAll(async () => {
   await open?.browser.close();
 });
 
-it('an owner approves a held referral and voids its commission in the browser', async () => {
+it('an owner approves a held referral and voids its commission in the browser; a viewer only sees', async () => {
   const merchant = await createMerchant({ rateLimit: 100_000 });
   const campaignId = await holdingCampaign(merchant);
   const held = await heldReferral(merchant, campaignId, { first_name: 'Grace', amount: 12_500 });
@@ -69,5 +70,18 @@ it('an owner approves a held referral and voids its commission in the browser', 
   expect(await pageProblems(page, DESKTOP)).toEqual([]);
   const voided = await api(merchant.api_secret).get(`/v1/commissions/${commissionId}`);
   expect(voided.body.state).toBe('voided');
+
+  // A viewer (same browser, signed in by its own link) sees both pages and no action at all.
+  const viewer = await invite(merchant.merchant_id, `viewer-${randomUUID()}@example.com`, 'viewer');
+  await page.goto(viewer.sign_in_url);
+  await page.goto(`${origin}/console/reviews`);
+  await page.getByRole('cell', { name: /Alan/ }).waitFor();
+  expect(await page.getByRole('button', { name: /Approve|Reject/ }).count()).toBe(0);
+  expect(await pageProblems(page, PHONE)).toEqual([]);
+  await page.goto(`${origin}/console/commissions`);
+  await page.getByRole('cell', { name: /Alan/ }).waitFor();
+  expect(await page.getByRole('button', { name: /Void/ }).count()).toBe(0);
+  expect(await page.getByRole('checkbox').count()).toBe(0);
+  expect(await pageProblems(page, PHONE)).toEqual([]);
   expect(problems).toEqual([]);
 }, 180_000);
