@@ -25,7 +25,12 @@ export * from './operation';
 export { keyedByName, type NamedByKey } from './keyed-by-name';
 export { magicLinkSchema } from './affiliates';
 export { leadAnswerSchema, visitAnswerSchema } from './public';
-export { generatePayoutsBodySchema, type GeneratePayoutsBody } from './payouts';
+export {
+  generatePayoutsBodySchema,
+  payoutTotalsSchema,
+  type GeneratePayoutsBody,
+  type PayoutTotals,
+} from './payouts';
 export { createPayoutExportBodySchema, type CreatePayoutExportBody } from './payout-exports';
 export { deletedSchema } from './common';
 export {

@@ -77,3 +77,33 @@ export const payPayout = defineOperation({
   response: { status: 200, description: 'The updated payout', body: payoutViewSchema },
   errors: [404, 422],
 });
+
+export const payoutTotalsSchema = z.object({
+  data: z.array(
+    z.object({
+      currency: z.string(),
+      state: z.enum(PAYOUT_STATES),
+      count: z.number().int(),
+      amount: z.number().int().describe('Sum of the payouts, in cents'),
+    }),
+  ),
+});
+export type PayoutTotals = z.infer<typeof payoutTotalsSchema>;
+
+/**
+ * Internal (the console's payouts page): the merchant's unpaid payouts summed per currency and
+ * state, from one grouped query, so the page does not page through every payout to add them up.
+ */
+export const payoutTotals = defineOperation({
+  name: 'payoutTotals',
+  owner: 'payout',
+  auth: 'internal',
+  summary: 'Unpaid payouts (pending, due, processing) per currency and state',
+  input: z.object({ merchant_id: z.string().min(1) }),
+  response: {
+    status: 200,
+    description: 'Count and sum per currency and state',
+    body: payoutTotalsSchema,
+  },
+  errors: [],
+});

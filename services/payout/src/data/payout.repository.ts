@@ -8,7 +8,7 @@ import type { FilterQuery, Model } from 'mongoose';
 import type { EventEnvelope } from '@aff/contracts';
 import type { EventContext, EventRelay, PendingEvent } from '@aff/messaging';
 import { TenantRepository, isDuplicateKeyError } from '@aff/mongo';
-import type { Page, PayoutFilters, PayoutStore } from '../domain/ports';
+import type { Page, PayoutFilters, PayoutStore, PayoutTotalRow } from '../domain/ports';
 import type { DerivedPayout, PayoutRecord } from '../domain/records';
 import type { PayoutEventRepository } from './payout-event.repository';
 import type { PayoutDoc } from './payout.schema';
@@ -50,6 +50,39 @@ export class PayoutRepository implements PayoutStore {
     if (filters.affiliate_id) query.affiliate_id = filters.affiliate_id;
     if (filters.states?.length) query.state = { $in: filters.states };
     return this.tenant.page(merchantId, query, skip, limit);
+  }
+
+  /**
+   * One grouped query over the merchant's unpaid payouts (the index {merchant_id, currency,
+   * state} on MongoDB). Open payouts are one per affiliate and currency, so this reads at most
+   * that many small documents, never the paid history.
+   */
+  async totals(merchantId: string): Promise<PayoutTotalRow[]> {
+    const rows = await this.model
+      .aggregate<{
+        _id: { currency: string; state: PayoutTotalRow['state'] };
+        count: number;
+        amount: number;
+      }>([
+        {
+          $match: {
+            merchant_id: merchantId,
+            state: { $in: ['pending', 'due', 'processing'] },
+            ...VISIBLE,
+          },
+        },
+        {
+          $group: {
+            _id: { currency: '$currency', state: '$state' },
+            count: { $sum: 1 },
+            amount: { $sum: '$amount' },
+          },
+        },
+      ])
+      .exec();
+    return rows
+      .map((row) => ({ ...row._id, count: row.count, amount: row.amount }))
+      .sort((a, b) => a.currency.localeCompare(b.currency) || a.state.localeCompare(b.state));
   }
 
   /** The newest payout of an affiliate in a currency (the only one that can be open). */

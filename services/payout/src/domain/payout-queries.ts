@@ -1,5 +1,5 @@
 /** Reading payouts: list (filters, expansions, pages) and retrieve. */
-import type { Paginated, PayoutState, PayoutView } from '@aff/contracts';
+import type { Paginated, PayoutState, PayoutTotals, PayoutView } from '@aff/contracts';
 import { errors, paginate, type PageRequest } from '@aff/api';
 import { listPresentation, type PayoutExpansion, type PayoutPresenter } from './payout-presenter';
 import type { CallContext, PayoutStore } from './ports';
@@ -36,6 +36,11 @@ export class PayoutQueries {
       listPresentation(expand),
     );
     return paginate(views, result.total, page);
+  }
+
+  /** Unpaid payouts per currency and state (the console's payouts page). */
+  async totals(ctx: CallContext): Promise<PayoutTotals> {
+    return { data: await this.payouts.totals(ctx.merchantId) };
   }
 
   async get(ctx: CallContext, id: string): Promise<PayoutView> {

@@ -37,6 +37,13 @@ export interface PayoutFilters {
 }
 
 /** Payouts of a merchant. Only a payout that holds a commission is visible. */
+export interface PayoutTotalRow {
+  currency: string;
+  state: PayoutState;
+  count: number;
+  amount: number;
+}
+
 export interface PayoutStore {
   findById(merchantId: string, id: string): Promise<PayoutRecord | null>;
   findVisible(merchantId: string, id: string): Promise<PayoutRecord | null>;
@@ -49,6 +56,8 @@ export interface PayoutStore {
     skip: number,
     limit: number,
   ): Promise<Page<PayoutRecord>>;
+  /** Unpaid visible payouts (pending, due, processing) counted and summed per currency and state. */
+  totals(merchantId: string): Promise<PayoutTotalRow[]>;
   /** The newest payout of an affiliate in a currency (the only one that can be open). */
   latestInSeries(
     merchantId: string,

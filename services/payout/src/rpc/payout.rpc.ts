@@ -1,6 +1,13 @@
 /** Thin RPC entry points for payouts: the checked request to the use case, its reply back. */
 import { DEFAULT_LIMIT, paginate, pageRequest } from '@aff/api';
-import { callContext, idParam, ok, type RpcHandlers } from '@aff/messaging';
+import {
+  callContext,
+  currentEventContext,
+  idParam,
+  internalCallContext,
+  ok,
+  type RpcHandlers,
+} from '@aff/messaging';
 import type { GeneratePayouts } from '../domain/generate-payouts';
 import type { PayPayout } from '../domain/pay-payout';
 import type { PayoutQueries } from '../domain/payout-queries';
@@ -13,7 +20,7 @@ export interface PayoutUseCases {
 
 type PayoutHandlers = Pick<
   RpcHandlers<'payout'>,
-  'listPayouts' | 'getPayout' | 'payPayout' | 'generatePayouts'
+  'listPayouts' | 'getPayout' | 'payPayout' | 'generatePayouts' | 'payoutTotals'
 >;
 
 export function payoutRpc({ queries, pay, generate }: PayoutUseCases): PayoutHandlers {
@@ -29,6 +36,9 @@ export function payoutRpc({ queries, pay, generate }: PayoutUseCases): PayoutHan
         ),
       );
     },
+    /** Internal (the console's payouts page): the typed input, no request envelope. */
+    payoutTotals: async ({ merchant_id }, rpc) =>
+      queries.totals(internalCallContext(merchant_id, currentEventContext(rpc.requestId))),
     getPayout: async (req, rpc) => ok(await queries.get(callContext(req, rpc), idParam(req))),
     // No request body (spec); whoever's API secret asks becomes `paid_by_id`.
     payPayout: async (req, rpc) =>

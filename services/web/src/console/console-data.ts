@@ -31,6 +31,19 @@ export const CONSOLE_OPERATIONS = [
   'reviewReferral',
   'getCommission',
   'deleteCommission',
+  'listPayouts',
+  'generatePayouts',
+  'payPayout',
+  'createPayoutExport',
+  'listPayoutExports',
+  'getPayoutExport',
+  'getPayoutExportFile',
+  'completePayoutExport',
+  'cancelPayoutExport',
+  'listWebhookEndpoints',
+  'getWebhookEndpoint',
+  'listWebhookDeliveries',
+  'redeliverWebhookDelivery',
 ] as const;
 export type ConsoleOperation = (typeof CONSOLE_OPERATIONS)[number];
 
@@ -68,6 +81,11 @@ export async function callAsMerchant<Op extends ConsoleOperation>(
   operation: Op,
   call: Call,
   requestId: string,
+  /**
+   * Who acts, where an operation records it (`paid_by_id` of a payout paid or an export
+   * completed): the console user's id, as the REST API records its API secret's id.
+   */
+  actorId: string | null = null,
 ): Promise<ReplyOf<Op>> {
   const reply: RpcReply = await rpc.call(
     OPERATIONS[operation].owner,
@@ -78,7 +96,7 @@ export async function callAsMerchant<Op extends ConsoleOperation>(
       query: call.query ?? {},
       body: call.body ?? {},
       expand: call.expand ?? [],
-      api_key_id: null,
+      api_key_id: actorId,
     },
     requestId,
   );
@@ -100,7 +118,7 @@ export function consoleCalls(rpc: RpcClient, res: Response) {
   return {
     merchantId,
     call: <Op extends ConsoleOperation>(operation: Op, call: Call = {}) =>
-      callAsMerchant(rpc, merchantId, operation, call, requestId),
+      callAsMerchant(rpc, merchantId, operation, call, requestId, session(res).userId),
     /** An internal operation; a 4xx comes back as ConsoleReplyError, like `call`'s. */
     internal: async <O extends InternalOperation>(
       operation: O,

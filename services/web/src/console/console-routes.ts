@@ -22,10 +22,22 @@ import {
 import type { ConsoleMailer } from './console-mailer';
 import type { PageModule } from './console-pages';
 import { reviewsRoutes } from './reviews-page';
+import { payoutExportsRoutes } from './payout-exports-page';
+import { payoutsRoutes } from './payouts-page';
 import { signInRoutes } from './sign-in-routes';
+import { webhookLogRoutes } from './webhook-log-page';
+import { webhooksRoutes } from './webhooks-page';
 
 /** Every page of the console, one module each (their paths are in CONSOLE_NAV). */
-const PAGE_MODULES: PageModule[] = [affiliatesRoutes, reviewsRoutes, commissionsRoutes];
+const PAGE_MODULES: PageModule[] = [
+  affiliatesRoutes,
+  reviewsRoutes,
+  commissionsRoutes,
+  payoutsRoutes,
+  payoutExportsRoutes,
+  webhooksRoutes,
+  webhookLogRoutes,
+];
 
 export interface ConsoleDeps {
   rpc: RpcClient;

@@ -56,6 +56,10 @@ nav.site{background:#fff;border-bottom:1px solid #d5dbe1;padding:8px 16px;displa
 nav.site a{padding:4px 0}nav.site a[aria-current=page]{font-weight:700;color:#1f2933}
 th a{color:inherit}td.select,th.select{width:44px}td.select input{width:22px;height:22px}
 .bulk{display:flex;gap:8px;flex-wrap:wrap;margin-top:12px}
+.actions{display:flex;gap:8px;flex-wrap:wrap;margin:12px 0}
+.state.bad{background:#fee4e2;color:#7a271a}.state.good{background:#dcfae6;color:#074d31}
+.url,code{overflow-wrap:anywhere}dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:4px 12px;margin:0 0 12px}dl.facts dt{font-weight:600}dl.facts dd{margin:0;min-width:0}
+ol.attempts{margin:4px 0 0;padding-left:20px}h3{font-size:1rem;margin:16px 0 8px}
 form.inline{display:inline;margin:0}
 form.signin{display:flex;flex-direction:column;gap:8px;max-width:420px}
 .filters{display:flex;gap:8px;flex-wrap:wrap;align-items:end}.filters label{display:flex;flex-direction:column;font-weight:600}
