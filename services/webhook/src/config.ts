@@ -27,6 +27,12 @@ export const configSchema = commonConfigSchema.extend({
   OUTBOX_SWEEP_MS: env.positiveInt(1000),
   /** A request that has not answered within this is a failed attempt. */
   WEBHOOK_TIMEOUT_MS: env.positiveInt(10_000),
+  /**
+   * How long an event's ack waits for its new deliveries' first answers (each stores its
+   * delivery); past it, those still sending are stored pending. Below the consumer's ack wait
+   * (10 s), or the event would be redelivered while it waits.
+   */
+  WEBHOOK_FIRST_ANSWER_WAIT_MS: z.coerce.number().int().positive().max(8000).default(2000),
   /** How often the stored schedule is read for due deliveries. */
   WEBHOOK_POLL_MS: env.positiveInt(1000),
   /** Requests in flight at once, over all endpoints. */

@@ -28,8 +28,6 @@ import { webhookRpcTable } from './rpc/rpc-table';
 
 /** A claim outlives the request's deadline by this much before another sender may take over. */
 const LEASE_MARGIN_MS = 5000;
-/** How long an event's ack waits for its fresh deliveries' first answers before scheduling them. */
-const FIRST_ATTEMPT_WAIT_MS = 2000;
 
 export const webhookModels = (mongo: Connection) => ({
   endpoint: endpointModel(mongo),
@@ -44,6 +42,7 @@ export function buildWebhook(deps: ServiceDeps<WebhookConfig, WebhookModels>) {
   // The endpoints' store relays the events it writes (an automatic disabling) itself.
   const endpoints = new EndpointRepository(models.endpoint, relay);
   const deliveries = new DeliveryRepository(models.delivery);
+  // Read only: the log's lines stored before attempts were embedded in their delivery.
   const attemptLog = new AttemptRepository(models.attempt);
   const schedule = new ScheduleRepository(models.schedule);
 
@@ -58,8 +57,9 @@ export function buildWebhook(deps: ServiceDeps<WebhookConfig, WebhookModels>) {
     disableAfterMs: scaled(config.WEBHOOK_DISABLE_AFTER_MS),
     disableAfterLabelMs: config.WEBHOOK_DISABLE_AFTER_MS,
   });
+  const claims = new DeliveryClaims(deliveries, schedule);
   const attempts = new DeliveryAttempts(
-    new DeliveryClaims(deliveries, attemptLog, schedule),
+    claims,
     directory,
     sender,
     { timeScale: config.WEBHOOK_TIME_SCALE, leaseMs },
@@ -94,7 +94,7 @@ export function buildWebhook(deps: ServiceDeps<WebhookConfig, WebhookModels>) {
         startEventConsumers(
           nc,
           new FanOut(directory, deliveries, schedule, leaseMs),
-          new DeliveriesHandoff(dispatcher, schedule, FIRST_ATTEMPT_WAIT_MS),
+          new DeliveriesHandoff(dispatcher, claims, config.WEBHOOK_FIRST_ANSWER_WAIT_MS),
           log,
         ),
     ],

@@ -24,6 +24,7 @@ const claim: Claim = {
   startedAt,
   leaseUntil: new Date(startedAt.getTime() + 15_000),
   scheduled: true,
+  stored: true,
   delivery: {
     _id: 'd1',
     merchant_id: 'm1',
@@ -139,6 +140,21 @@ describe('a delivery attempt', () => {
       next_attempt_at: null,
       first_attempt_at: startedAt,
     });
+  });
+
+  it('stores nothing and sends nothing for a fresh delivery whose endpoint was deleted since', async () => {
+    const { attempts, sent, finished } = setUp(answered(200), null);
+    const fresh = { ...claim, stored: false, scheduled: false };
+    expect(await attempts.attempt({ ...due, held: fresh })).toBe(true);
+    expect(sent).toEqual([]);
+    expect(finished).toEqual([]);
+  });
+
+  it('leaves a fresh delivery that waited past half its lease unstored to its event', async () => {
+    const { attempts, sent, finished } = setUp(answered(200));
+    const old = { ...claim, stored: false, leaseUntil: new Date(Date.now() + 1000) };
+    expect(await attempts.attempt({ ...due, held: old })).toBe(false);
+    expect([...sent, ...finished]).toEqual([]);
   });
 
   it('reports what the endpoint answered to its health, and only that', async () => {

@@ -1,42 +1,49 @@
-import type { ScheduleRepository } from '../src/data/schedule.repository';
 import { DeliveriesHandoff } from '../src/consumers/deliveries-handoff';
+import type { Claim } from '../src/domain/delivery-claims';
 import type { DueDelivery } from '../src/domain/ports';
 import type { Offered } from '../src/outbound/dispatcher';
 
-const due = (id: string): DueDelivery => ({ id, merchant_id: 'm', slot: 1, endpoint_id: 'e' });
+const due = (id: string): DueDelivery => ({
+  id,
+  merchant_id: 'm',
+  slot: 1,
+  endpoint_id: 'e',
+  held: { token: id } as unknown as Claim,
+});
 
 function setUp(offer: (items: DueDelivery[]) => Offered) {
-  const scheduled: string[] = [];
-  const schedule = {
-    set: async (item: DueDelivery) => {
-      scheduled.push(item.id);
+  const parked: string[] = [];
+  const claims = {
+    park: async (claim: Claim, leased: boolean) => {
+      parked.push(`${claim.token}:${leased ? 'leased' : 'due'}`);
     },
-  } as unknown as ScheduleRepository;
-  return { scheduled, handoff: new DeliveriesHandoff({ offer }, schedule, 50) };
+  };
+  return { parked, handoff: new DeliveriesHandoff({ offer }, claims, 50) };
 }
 
 describe('handing fresh deliveries to the senders', () => {
-  it('schedules nothing when every first attempt answers in time', async () => {
-    const { scheduled, handoff } = setUp((items) => ({
-      running: items.map((item) => ({ due: item, done: Promise.resolve() })),
+  it('stores nothing itself when every first attempt answers (and stores) in time', async () => {
+    const { parked, handoff } = setUp((items) => ({
+      running: items.map((item) => ({ due: item, done: Promise.resolve(true) })),
       refused: [],
     }));
     await handoff.handOver([due('a'), due('b')]);
-    expect(scheduled).toEqual([]);
+    expect(parked).toEqual([]);
   });
 
-  it('schedules what a full lane turned away, and what is still sending after the wait', async () => {
-    const never = new Promise<void>(() => undefined);
-    const { scheduled, handoff } = setUp(([a, b, c]) => ({
+  it('stores what is still sending after the wait with its claim, and what a full lane turned away or failed due at once', async () => {
+    const never = new Promise<boolean>(() => undefined);
+    const { parked, handoff } = setUp(([a, b, c, d]) => ({
       running: [
-        { due: a!, done: Promise.resolve() },
+        { due: a!, done: Promise.resolve(true) },
         { due: b!, done: never },
+        { due: d!, done: Promise.resolve(false) },
       ],
       refused: [c!],
     }));
     const started = Date.now();
-    await handoff.handOver([due('a'), due('b'), due('c')]);
+    await handoff.handOver([due('a'), due('b'), due('c'), due('d')]);
     expect(Date.now() - started).toBeGreaterThanOrEqual(45);
-    expect(scheduled.sort()).toEqual(['b', 'c']);
+    expect(parked.sort()).toEqual(['b:leased', 'c:due', 'd:due']);
   });
 });

@@ -1,18 +1,20 @@
 /**
  * Hands an event's fresh deliveries to the senders and decides when the event may be acked.
- * Fresh deliveries have no schedule entry (saving two writes each when the first attempt
- * succeeds, as almost all do), so the event is acked only once each has answered or been put
- * on the schedule: after `waitMs` at most, whatever is still sending (or was turned away by a
- * full lane) is scheduled, so a slow endpoint never holds up the stream for long.
+ * Fresh deliveries exist only in memory until their first attempt answers; that attempt then
+ * stores each with one write (domain/delivery-claims.ts). So the event is acked only once each
+ * is stored: after `waitMs` at most, whatever is still sending, was turned away by a full lane
+ * or failed to store is stored pending, with a schedule entry (`park`), so a slow endpoint never
+ * holds up the stream for long. A crash before the ack redelivers the event, and the fan-out
+ * sends again what it finds unstored, with the same `webhook-id` (at least once).
  */
-import type { ScheduleRepository } from '../data/schedule.repository';
 import type { DueDelivery } from '../domain/ports';
+import type { Claim } from '../domain/delivery-claims';
 import type { Offered } from '../outbound/dispatcher';
 
 export class DeliveriesHandoff {
   constructor(
     private readonly dispatcher: { offer(due: DueDelivery[]): Offered },
-    private readonly schedule: ScheduleRepository,
+    private readonly claims: { park(claim: Claim, leased: boolean): Promise<void> },
     private readonly waitMs: number,
   ) {}
 
@@ -20,7 +22,15 @@ export class DeliveriesHandoff {
     if (fresh.length === 0) return;
     const { running, refused } = this.dispatcher.offer(fresh);
     const unfinished = new Set(running.map((r) => r.due));
-    const finished = Promise.all(running.map((r) => r.done.then(() => unfinished.delete(r.due))));
+    const failed: DueDelivery[] = [...refused];
+    const finished = Promise.all(
+      running.map((r) =>
+        r.done.then((stored) => {
+          unfinished.delete(r.due);
+          if (!stored) failed.push(r.due);
+        }),
+      ),
+    );
     // A plain timer, cleared when every delivery answered first: an aborted timers/promises
     // delay builds an AbortError per event, measurable in a drain's profile.
     let timer: NodeJS.Timeout | undefined;
@@ -31,7 +41,11 @@ export class DeliveriesHandoff {
       }),
     ]);
     clearTimeout(timer);
-    // Scheduled at its slot: the poller takes it once the first attempt's lease has run out.
-    await Promise.all([...refused, ...unfinished].map((due) => this.schedule.set(due)));
+    // Still sending: stored with its claim, which its answer then settles. The others are due
+    // at once: the poller takes them at its next tick.
+    await Promise.all([
+      ...[...unfinished].map((due) => this.claims.park(due.held!, true)),
+      ...failed.map((due) => this.claims.park(due.held!, false)),
+    ]);
   }
 }

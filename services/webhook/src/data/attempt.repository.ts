@@ -1,30 +1,14 @@
-/** The delivery log (the domain's `AttemptLog`): one line per attempt, written in batches. */
+/**
+ * The delivery log's lines as stored before attempts were embedded in their delivery
+ * (`webhook_attempts`, the domain's `AttemptLog`): nothing writes here any more; deliveries
+ * stored then are read with these lines until the log's retention prunes both (log-pruner.ts).
+ */
 import type { Model } from 'mongoose';
-import { Batcher } from '@aff/messaging';
-import { insertManyUnordered, isDuplicateKeyError } from '@aff/mongo';
 import type { AttemptLog } from '../domain/ports';
 import type { AttemptRecord } from '../domain/records';
 
 export class AttemptRepository implements AttemptLog {
-  /** Lines logged together share one unordered `insertMany`. */
-  private readonly lines: Batcher<AttemptRecord>;
-
-  constructor(private readonly model: Model<AttemptRecord>) {
-    this.lines = new Batcher<AttemptRecord>({
-      // A line already there (its id is the claim's token) was logged before a crash or retry.
-      flush: async (records) =>
-        (
-          await insertManyUnordered(model, records).catch((error: unknown) =>
-            records.map(() => error as Error),
-          )
-        ).map((result) => (result && isDuplicateKeyError(result) ? undefined : result)),
-    });
-  }
-
-  /** Logs a finished (or interrupted) attempt; a repeat of the same id changes nothing. */
-  async log(record: AttemptRecord): Promise<void> {
-    await this.lines.push(record);
-  }
+  constructor(private readonly model: Model<AttemptRecord>) {}
 
   /** Attempts of the given deliveries, oldest first. */
   async forDeliveries(merchantId: string, deliveryIds: string[]): Promise<AttemptRecord[]> {

@@ -1,7 +1,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { AttemptRecord } from '../domain/records';
 
-/** One line of the delivery log (the record is declared in domain/records.ts). */
+/** A line of the delivery log as stored before attempts were embedded (domain/records.ts). */
 const schema = new Schema<AttemptRecord>(
   {
     _id: { type: String, required: true },

@@ -1,35 +1,36 @@
 /**
- * Deliveries (one event for one endpoint) over MongoDB: the domain's `DeliveryStore`. Claims on
- * a slot are decided in domain/delivery-claims.ts.
+ * Deliveries (one event for one endpoint) over MongoDB: the domain's `DeliveryStore`, each
+ * document with its attempts embedded (`attempts`). Claims on a slot are decided in
+ * domain/delivery-claims.ts.
  */
 import type { AnyBulkWriteOperation, FilterQuery, Model } from 'mongoose';
 import { Batcher } from '@aff/messaging';
 import { TenantRepository, isDuplicateKeyError } from '@aff/mongo';
 import type { DeliveryStore, Page } from '../domain/ports';
-import type { DeliveryRecord, DeliveryState, Lease } from '../domain/records';
+import {
+  NO_LEASE,
+  type DeliveryRecord,
+  type DeliveryState,
+  type Lease,
+  type LoggedAttempt,
+} from '../domain/records';
 import type { AttemptOutcome } from '../domain/retry-schedule';
 import type { DeliveryDoc } from './delivery.schema';
 
-const NO_LEASE = {
-  lease_until: null,
-  lease_token: null,
-  lease_request_id: null,
-  lease_started_at: null,
-};
-
-/** One attempt's outcome, to be applied while its claim (`token`) still holds `slot`. */
+/** One attempt's outcome and log line, applied while its claim (`token`) still holds `slot`. */
 interface OutcomeWrite {
   id: string;
   slot: Date;
   token: string;
   outcome: AttemptOutcome;
+  attempt: LoggedAttempt;
 }
 
 export class DeliveryRepository implements DeliveryStore {
   readonly tenant: TenantRepository<DeliveryDoc>;
   /**
-   * Outcomes of attempts finishing together share one unordered `bulkWrite`: during a drain
-   * this was the one single-document write left per delivery.
+   * Outcomes of attempts finishing together share one unordered `bulkWrite` (retries, and
+   * first attempts whose delivery was stored before they answered).
    */
   private readonly outcomes = new Batcher<OutcomeWrite, boolean>({
     maxItems: 500,
@@ -40,7 +41,10 @@ export class DeliveryRepository implements DeliveryStore {
     this.tenant = new TenantRepository(model);
   }
 
-  /** False when this event already has a delivery for this endpoint (a redelivered event). */
+  /**
+   * False when the delivery is already stored, or its event has one for this endpoint. Inserts
+   * arriving together share one unordered `insertMany` (the tenant repository's batch).
+   */
   async insertOnce(record: DeliveryRecord): Promise<boolean> {
     try {
       await this.tenant.insert(record);
@@ -68,11 +72,16 @@ export class DeliveryRepository implements DeliveryStore {
     return this.tenant.page(merchantId, filter, skip, limit);
   }
 
-  /** The delivery an event already has for an endpoint. */
-  async findForEvent(eventId: string, endpointId: string): Promise<DeliveryRecord | null> {
+  /**
+   * The deliveries an event already has, for any of these endpoints: exactly the unique
+   * `{event_id, endpoint_id}` index's fields with one `$in`, an index look-up per endpoint on
+   * both servers (docs/local-database.md). It finds deliveries stored under a random id before
+   * ids were derived from (event, endpoint) too.
+   */
+  async findForEvent(eventId: string, endpointIds: string[]): Promise<DeliveryRecord[]> {
     return this.model
-      .findOne({ event_id: eventId, endpoint_id: endpointId })
-      .lean<DeliveryDoc>()
+      .find({ event_id: eventId, endpoint_id: { $in: endpointIds } })
+      .lean<DeliveryDoc[]>()
       .exec();
   }
 
@@ -112,8 +121,24 @@ export class DeliveryRepository implements DeliveryStore {
    * Applies an attempt's outcome if its claim still holds the slot (a redeliver or a takeover may
    * have replaced it), and lets the slot go.
    */
-  applyOutcome(id: string, slot: Date, token: string, outcome: AttemptOutcome): Promise<boolean> {
-    return this.outcomes.push({ id, slot, token, outcome });
+  applyOutcome(
+    id: string,
+    slot: Date,
+    token: string,
+    outcome: AttemptOutcome,
+    attempt: LoggedAttempt,
+  ): Promise<boolean> {
+    return this.outcomes.push({ id, slot, token, outcome, attempt });
+  }
+
+  /** Logs an attempt that decided nothing; its id (the claim's token) keeps it to one line. */
+  async logAttempt(merchantId: string, id: string, attempt: LoggedAttempt): Promise<void> {
+    await this.model
+      .updateOne(
+        { _id: id, merchant_id: merchantId, 'attempts._id': { $ne: attempt._id } },
+        { $push: { attempts: attempt } },
+      )
+      .exec();
   }
 
   /**
@@ -122,14 +147,18 @@ export class DeliveryRepository implements DeliveryStore {
    */
   private async applyOutcomes(writes: OutcomeWrite[]): Promise<boolean[]> {
     const updatedAt = new Date();
-    const ops = writes.map(({ id, slot, token, outcome }): AnyBulkWriteOperation<DeliveryDoc> => ({
-      updateOne: {
-        filter: { _id: id, state: 'pending', next_attempt_at: slot, lease_token: token },
-        update: {
-          $set: { ...outcome, ...NO_LEASE, outcome_token: token, updated_at: updatedAt },
+    const ops = writes.map(
+      ({ id, slot, token, outcome, attempt }): AnyBulkWriteOperation<DeliveryDoc> => ({
+        updateOne: {
+          // The lease token, cleared by this very update, keeps a retried write from logging twice.
+          filter: { _id: id, state: 'pending', next_attempt_at: slot, lease_token: token },
+          update: {
+            $set: { ...outcome, ...NO_LEASE, outcome_token: token, updated_at: updatedAt },
+            $push: { attempts: attempt },
+          },
         },
-      },
-    }));
+      }),
+    );
     const result = await this.model.collection.bulkWrite(ops as never, { ordered: false });
     if (result.matchedCount === writes.length) return writes.map(() => true);
     const written = await this.model.collection

@@ -30,13 +30,16 @@ const schema = new Schema<DeliveryDoc>(
     lease_request_id: { type: String, default: null },
     lease_started_at: { type: Date, default: null },
     outcome_token: { type: String, default: null },
+    attempts: { type: [Schema.Types.Mixed], default: undefined },
+    embedded_log: { type: Boolean },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     pending_events: { type: Schema.Types.Mixed, default: () => [] },
   },
   { versionKey: false, minimize: false },
 );
-// Idempotency of the fan-out: a redelivered event creates no second delivery for an endpoint.
+// Idempotency of the fan-out: a redelivered event creates no second delivery for an endpoint
+// (the id is derived from the pair too; this index also covers deliveries stored before that).
 schema.index({ event_id: 1, endpoint_id: 1 }, { unique: true });
 // The delivery log of one endpoint, newest first.
 schema.index({ merchant_id: 1, endpoint_id: 1, created_at: -1 });

@@ -40,6 +40,11 @@ export class DeliveryAttempts {
     let result: SendResult;
     let outcome: AttemptOutcome;
     let sent = false;
+    if (!endpoint && !claim.stored) {
+      // Deleted since the fan-out: its log is gone, nothing to store or send.
+      recordAttempt(delivery.endpoint_id, 'failed');
+      return true;
+    }
     if (!endpoint) {
       // Deleted while this delivery waited (its log is being deleted too): nothing to retry.
       result = refused('Endpoint was deleted');
@@ -83,13 +88,15 @@ export class DeliveryAttempts {
   }
 
   /**
-   * A fresh delivery comes with the claim it was inserted with; one that waited in a lane past
-   * its lease claims its slot again like any other.
+   * A fresh delivery comes with the claim it was made with; one that waited in a lane past half
+   * its lease claims its slot again like any other. By then the hand-off has stored it (its
+   * deadline is shorter); one it could not store is left to its event's redelivery.
    */
   private async claimOf(due: DueDelivery): Promise<Claim | null> {
     const now = new Date();
-    if (due.held && due.held.leaseUntil.getTime() > now.getTime() + this.settings.leaseMs / 2)
-      return due.held;
+    const { held } = due;
+    if (held && held.leaseUntil.getTime() > now.getTime() + this.settings.leaseMs / 2) return held;
+    if (held && !held.stored) return null;
     return this.claims.claim(due, now, this.settings.leaseMs);
   }
 

@@ -10,7 +10,7 @@ import type {
   DeliverySchedule,
   DeliveryStore,
 } from './ports';
-import { toDue, type AttemptRecord, type DeliveryState } from './records';
+import { toDue, type DeliveryRecord, type DeliveryState, type LoggedAttempt } from './records';
 
 export class DeliveryUseCases {
   constructor(
@@ -35,18 +35,7 @@ export class DeliveryUseCases {
       page.skip,
       page.limit,
     );
-    const attempts = await this.attempts.forDeliveries(
-      ctx.merchantId,
-      result.items.map((d) => d._id),
-    );
-    const byDelivery = new Map<string, AttemptRecord[]>();
-    for (const attempt of attempts) {
-      byDelivery.set(attempt.delivery_id, [
-        ...(byDelivery.get(attempt.delivery_id) ?? []),
-        attempt,
-      ]);
-    }
-    const views = result.items.map((d) => toDeliveryView(d, byDelivery.get(d._id) ?? []));
+    const views = await this.withAttempts(ctx.merchantId, result.items);
     return paginate(views, result.total, page);
   }
 
@@ -60,7 +49,34 @@ export class DeliveryUseCases {
     const due = toDue(record);
     await this.schedule.set(due);
     this.queue.offer([due]);
-    const attempts = await this.attempts.forDeliveries(ctx.merchantId, [record._id]);
-    return toDeliveryView(record, attempts);
+    const [view] = await this.withAttempts(ctx.merchantId, [record]);
+    return view!;
   }
+
+  /**
+   * The deliveries as the REST API shows them, each with its attempts: embedded in it, plus,
+   * for one stored before attempts were embedded (no `embedded_log`), its lines in the old
+   * attempt log, read in one query for the page.
+   */
+  private async withAttempts(
+    merchantId: string,
+    records: DeliveryRecord[],
+  ): Promise<DeliveryView[]> {
+    const legacy = records.filter((d) => !d.embedded_log).map((d) => d._id);
+    const byDelivery = new Map<string, LoggedAttempt[]>();
+    for (const line of await this.attempts.forDeliveries(merchantId, legacy)) {
+      byDelivery.set(line.delivery_id, [...(byDelivery.get(line.delivery_id) ?? []), line]);
+    }
+    return records.map((d) =>
+      toDeliveryView(d, oldestFirst([...(byDelivery.get(d._id) ?? []), ...(d.attempts ?? [])])),
+    );
+  }
+}
+
+function oldestFirst(attempts: LoggedAttempt[]): LoggedAttempt[] {
+  return attempts.sort(
+    (a, b) =>
+      new Date(a.started_at).getTime() - new Date(b.started_at).getTime() ||
+      (a._id < b._id ? -1 : a._id > b._id ? 1 : 0),
+  );
 }

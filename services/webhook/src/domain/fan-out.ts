@@ -1,13 +1,13 @@
 /**
  * One domain event → one delivery per enabled endpoint of its merchant subscribed to its type.
- * The unique (event, endpoint) index makes a redelivered event create nothing twice. A new
- * delivery is inserted already claimed by this process for its first attempt, and without a
- * schedule entry: the consumer hands it to the senders and acknowledges the event only once
- * each attempt has answered or been scheduled (see consumers/deliveries-handoff.ts), so a crash
- * before then redelivers the event, which schedules what it finds unattempted.
+ * A delivery's id (its `webhook-id`) is derived from (event, endpoint), so every sender of one
+ * event sends the same id. A new delivery is not written here: it is made in memory, claimed by
+ * this process for its first attempt, and stored by that attempt's answer with one write (or
+ * by the hand-off's deadline, consumers/deliveries-handoff.ts), before the event is acked. An
+ * event seen again finds its stored deliveries and sends none of them again; one it does not
+ * find was never answered (a crash) and is sent again, with the same id.
  */
-import { randomUUID } from 'node:crypto';
-import type { EventEnvelope } from '@aff/contracts';
+import { deterministicId, type EventEnvelope } from '@aff/contracts';
 import { DeliveryClaims } from './delivery-claims';
 import { isPublicEventType, subscriptionKeys } from './endpoint-rules';
 import { toWebhookObject } from './payload';
@@ -20,15 +20,20 @@ import type {
 } from './ports';
 import { toDue, type DeliveryRecord, type EndpointRecord, type Lease } from './records';
 
+/** The delivery id of an event for an endpoint (UUID-shaped, the same on every sender). */
+export function deliveryIdOf(eventId: string, endpointId: string): string {
+  return deterministicId(`webhook-delivery:${eventId}:${endpointId}`);
+}
+
 export class FanOut {
   constructor(
     private readonly endpoints: Pick<EndpointLookup, 'enabledOf'>,
-    private readonly deliveries: DeliveryStore,
+    private readonly deliveries: Pick<DeliveryStore, 'findForEvent'>,
     private readonly schedule: DeliverySchedule,
     private readonly leaseMs: number,
   ) {}
 
-  /** The deliveries this call created, due at once. */
+  /** The deliveries this call made, due at once and held by this process. */
   async handle(event: EventEnvelope, trace: TraceCarrier): Promise<DueDelivery[]> {
     if (!isPublicEventType(event.type)) return [];
     const occurredAt = new Date(event.occurred_at);
@@ -40,30 +45,28 @@ export class FanOut {
         new Date(endpoint.created_at).getTime() <= occurredAt.getTime(),
     );
     if (endpoints.length === 0) return [];
-    const objectJson = JSON.stringify(toWebhookObject(event.type, event.data));
-    const created: DueDelivery[] = [];
-    await Promise.all(
-      endpoints.map(async (endpoint) => {
-        const record = newDelivery(event, endpoint, objectJson, trace, this.leaseMs);
-        if (await this.deliveries.insertOnce(record)) {
-          created.push({
-            ...toDue(record),
-            held: DeliveryClaims.held(record),
-          });
-        } else {
-          await this.rescheduleExisting(event.id, endpoint._id);
-        }
-      }),
+    const stored = new Map(
+      (
+        await this.deliveries.findForEvent(
+          event.id,
+          endpoints.map((e) => e._id),
+        )
+      ).map((d) => [d.endpoint_id, d]),
     );
-    return created;
-  }
-
-  /** An event seen again: its delivery exists, but a crash may have cut it off before scheduling. */
-  private async rescheduleExisting(eventId: string, endpointId: string): Promise<void> {
-    const existing = await this.deliveries.findForEvent(eventId, endpointId);
-    if (existing?.state === 'pending' && existing.first_attempt_at === null) {
-      await this.schedule.set(toDue(existing));
-    }
+    // Seen again after a crash between its write and the event's ack: a pending one may lack
+    // its schedule entry (setting it twice is harmless).
+    await Promise.all(
+      [...stored.values()]
+        .filter((d) => d.state === 'pending' && d.next_attempt_at)
+        .map((d) => this.schedule.set(toDue(d))),
+    );
+    const objectJson = JSON.stringify(toWebhookObject(event.type, event.data));
+    return endpoints
+      .filter((endpoint) => !stored.has(endpoint._id))
+      .map((endpoint) => {
+        const record = newDelivery(event, endpoint, objectJson, trace, this.leaseMs);
+        return { ...toDue(record), held: DeliveryClaims.held(record) };
+      });
   }
 }
 
@@ -77,7 +80,7 @@ function newDelivery(
   const now = new Date();
   return {
     ...DeliveryClaims.lease(now, leaseMs),
-    _id: randomUUID(),
+    _id: deliveryIdOf(event.id, endpoint._id),
     merchant_id: event.merchant_id,
     endpoint_id: endpoint._id,
     event_id: event.id,

@@ -12,6 +12,7 @@ import type {
   DeliveryState,
   EndpointRecord,
   Lease,
+  LoggedAttempt,
 } from './records';
 import type { AttemptOutcome } from './retry-schedule';
 
@@ -53,7 +54,10 @@ export interface DueDelivery {
   /** `next_attempt_at` in ms: the attempt claims this slot, so a stale offer claims nothing. */
   slot: number;
   endpoint_id: string;
-  /** A fresh delivery's own claim (it was inserted leased to this process). */
+  /**
+   * A fresh delivery's own claim: the fan-out made it, in memory, leased to this process; it is
+   * stored once its first attempt answers (or at the hand-off's deadline).
+   */
   held?: Claim;
 }
 
@@ -110,12 +114,16 @@ export interface EndpointLookup {
   changed(merchantId: string): void;
 }
 
-/** Deliveries (one event for one endpoint). */
+/** Deliveries (one event for one endpoint), each with its attempts embedded (records.ts). */
 export interface DeliveryStore {
-  /** False when this event already has a delivery for this endpoint (a redelivered event). */
+  /**
+   * Stores a delivery that exists only in memory so far (its first write, after the first
+   * answer or at the hand-off's deadline). False when it is already stored (another sender of
+   * the event, or the deadline, wrote it first), or this event has one for this endpoint.
+   */
   insertOnce(record: DeliveryRecord): Promise<boolean>;
-  /** The delivery an event already has for an endpoint. */
-  findForEvent(eventId: string, endpointId: string): Promise<DeliveryRecord | null>;
+  /** The deliveries an event already has, for any of these endpoints. */
+  findForEvent(eventId: string, endpointIds: string[]): Promise<DeliveryRecord[]>;
   findById(merchantId: string, id: string): Promise<DeliveryRecord | null>;
   /** The endpoint's deliveries in the given states (all when none), newest first. */
   pageOfEndpoint(
@@ -138,17 +146,29 @@ export interface DeliveryStore {
     lease: Lease,
     ownToken?: string,
   ): Promise<DeliveryRecord | null>;
-  /** Applies an outcome while the claim `token` still holds `slot`, and lets the slot go. */
-  applyOutcome(id: string, slot: Date, token: string, outcome: AttemptOutcome): Promise<boolean>;
+  /**
+   * Applies an outcome and logs its attempt in one write, while the claim `token` still holds
+   * `slot`, and lets the slot go. False (and nothing written) when the claim no longer holds.
+   */
+  applyOutcome(
+    id: string,
+    slot: Date,
+    token: string,
+    outcome: AttemptOutcome,
+    attempt: LoggedAttempt,
+  ): Promise<boolean>;
+  /** Logs an attempt that decided nothing; a repeat of the same attempt id changes nothing. */
+  logAttempt(merchantId: string, id: string, attempt: LoggedAttempt): Promise<void>;
   /** Due again at once with a fresh 3-day window; an attempt in flight no longer decides. */
   requeue(merchantId: string, id: string, now: Date): Promise<DeliveryRecord | null>;
   deleteForEndpoint(merchantId: string, endpointId: string): Promise<void>;
 }
 
-/** The delivery log. */
+/**
+ * The delivery log's lines stored apart (`webhook_attempts`) before attempts were embedded in
+ * their delivery: read for deliveries stored then, until the log's retention prunes them.
+ */
 export interface AttemptLog {
-  /** Logs a finished (or interrupted) attempt; a repeat of the same id changes nothing. */
-  log(record: AttemptRecord): Promise<void>;
   /** Attempts of the given deliveries, oldest first. */
   forDeliveries(merchantId: string, deliveryIds: string[]): Promise<AttemptRecord[]>;
   deleteForEndpoint(merchantId: string, endpointId: string): Promise<void>;

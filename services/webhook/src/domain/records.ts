@@ -62,9 +62,24 @@ export interface DeliveryRecord {
   lease_token?: string | null;
   lease_request_id?: string | null;
   lease_started_at?: Date | null;
+  /**
+   * The delivery log: its attempts, oldest first, each pushed in the same write as the outcome
+   * it decided (or alone, when it decided nothing). Deliveries stored before attempts were
+   * embedded lack `embedded_log`; their earlier lines are in `webhook_attempts` (deliveries.ts).
+   */
+  attempts?: LoggedAttempt[];
+  embedded_log?: boolean;
   created_at: Date;
   updated_at: Date;
 }
+
+/** The lease fields of a delivery nobody holds. */
+export const NO_LEASE = {
+  lease_until: null,
+  lease_token: null,
+  lease_request_id: null,
+  lease_started_at: null,
+} as const;
 
 /** Who holds a delivery's slot, and until when. */
 export interface Lease {
@@ -79,11 +94,8 @@ export interface Lease {
  * for a sender that died mid-attempt, by the sender that takes its slot over, as interrupted).
  * Its id is the claim's token, so an attempt is logged once however often that is retried.
  */
-export interface AttemptRecord {
+export interface LoggedAttempt {
   _id: string;
-  merchant_id: string;
-  delivery_id: string;
-  endpoint_id: string;
   /** The `request.id` of the body sent. */
   request_id: string;
   started_at: Date;
@@ -95,7 +107,14 @@ export interface AttemptRecord {
   error: string | null;
 }
 
-export type AttemptResult = Pick<AttemptRecord, 'response_status' | 'duration_ms' | 'error'>;
+/** A line of the log as stored before attempts were embedded (`webhook_attempts`), still read. */
+export interface AttemptRecord extends LoggedAttempt {
+  merchant_id: string;
+  delivery_id: string;
+  endpoint_id: string;
+}
+
+export type AttemptResult = Pick<LoggedAttempt, 'response_status' | 'duration_ms' | 'error'>;
 
 /** The schedule entry of a pending delivery: due at its `next_attempt_at`. */
 export function toDue(

@@ -1,6 +1,6 @@
 /** Records to the JSON the REST API returns. Pure functions. */
 import type { WebhookAttemptView, WebhookDeliveryView, WebhookEndpointView } from '@aff/contracts';
-import type { AttemptRecord, DeliveryRecord, EndpointRecord } from './records';
+import type { DeliveryRecord, EndpointRecord, LoggedAttempt } from './records';
 
 const iso = (date: Date | null): string | null => (date ? new Date(date).toISOString() : null);
 const isoRequired = (date: Date): string => new Date(date).toISOString();
@@ -27,7 +27,7 @@ export function toEndpointView(record: EndpointRecord, withSecret = false): Endp
 
 export const INTERRUPTED = 'Interrupted: the sender stopped before recording an answer';
 
-function toAttemptView(attempt: AttemptRecord, now: Date): AttemptView {
+function toAttemptView(attempt: LoggedAttempt, now: Date): AttemptView {
   const interrupted =
     !attempt.finished_at && new Date(attempt.lease_until).getTime() <= now.getTime();
   return {
@@ -42,7 +42,7 @@ function toAttemptView(attempt: AttemptRecord, now: Date): AttemptView {
 /** A delivery with its attempts, oldest first. */
 export function toDeliveryView(
   record: DeliveryRecord,
-  attempts: AttemptRecord[],
+  attempts: LoggedAttempt[],
   now: Date = new Date(),
 ): DeliveryView {
   return {

@@ -20,13 +20,14 @@ export interface DispatcherOptions {
 }
 
 export interface Offered {
-  running: { due: DueDelivery; done: Promise<void> }[];
+  /** `done` tells, once the attempt is over, whether it went through (false: it threw or did nothing). */
+  running: { due: DueDelivery; done: Promise<boolean> }[];
   refused: DueDelivery[];
 }
 
 export class DeliveryDispatcher implements DeliveryQueue {
-  private readonly pool: queueAsPromised<DueDelivery, void>;
-  private readonly lanes = new Map<string, queueAsPromised<DueDelivery, void>>();
+  private readonly pool: queueAsPromised<DueDelivery, boolean>;
+  private readonly lanes = new Map<string, queueAsPromised<DueDelivery, boolean>>();
   /** `<id>:<slot>` of every offer waiting or running, so one is not queued twice. */
   private readonly queued = new Set<string>();
   private readonly laneBacklog: number;
@@ -41,10 +42,15 @@ export class DeliveryDispatcher implements DeliveryQueue {
     this.laneBacklog = options.laneBacklog ?? options.perEndpoint * 4;
     this.maxQueued = options.maxQueued ?? options.concurrency * 16;
     this.pool = fastq.promise(async (due: DueDelivery) => {
-      if (this.stopped) return;
-      await attempt(due).catch((error: unknown) =>
-        // The delivery stays due in the database; the poller brings it back.
-        this.log.warn({ err: error, deliveryId: due.id }, 'delivery attempt failed; will retry'),
+      if (this.stopped) return false;
+      return attempt(due).then(
+        (made) => made !== false,
+        (error: unknown) => {
+          // The delivery stays due in the database (or is stored so by the hand-off); the
+          // poller brings it back.
+          this.log.warn({ err: error, deliveryId: due.id }, 'delivery attempt failed; will retry');
+          return false;
+        },
       );
     }, options.concurrency);
   }
@@ -61,7 +67,12 @@ export class DeliveryDispatcher implements DeliveryQueue {
         continue;
       }
       const key = `${item.id}:${item.slot}`;
-      if (this.queued.has(key)) continue;
+      // Already waiting or running: turned away too, so a fresh delivery's hand-off still
+      // stores it rather than take this offer for one that will store it.
+      if (this.queued.has(key)) {
+        offered.refused.push(item);
+        continue;
+      }
       const lane = this.laneOf(item.endpoint_id);
       if (lane.length() + lane.running() >= this.laneBacklog) {
         offered.refused.push(item);
@@ -70,7 +81,10 @@ export class DeliveryDispatcher implements DeliveryQueue {
       this.queued.add(key);
       const running = lane
         .push(item)
-        .catch((error: unknown) => this.log.error({ err: error }, 'delivery lane failed'))
+        .catch((error: unknown) => {
+          this.log.error({ err: error }, 'delivery lane failed');
+          return false;
+        })
         .finally(() => {
           this.queued.delete(key);
           if (lane.idle() && this.lanes.get(item.endpoint_id) === lane) {
@@ -104,7 +118,7 @@ export class DeliveryDispatcher implements DeliveryQueue {
     await this.pool.drained();
   }
 
-  private laneOf(endpointId: string): queueAsPromised<DueDelivery, void> {
+  private laneOf(endpointId: string): queueAsPromised<DueDelivery, boolean> {
     let lane = this.lanes.get(endpointId);
     if (!lane) {
       lane = fastq.promise((due: DueDelivery) => this.pool.push(due), this.options.perEndpoint);
