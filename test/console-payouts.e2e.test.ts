@@ -81,6 +81,12 @@ it('shows unpaid amounts per currency; generate and mark paid go through the RES
   expect(page.status).toBe(200);
   expect(page.text).toMatch(/<th scope="row">CHF<\/th>\s*<td class="num">CHF\s50\.00/);
   expect(page.text).toContain(`${affiliate.first_name} ${affiliate.last_name}`);
+  // A viewer's page has no action form (the server refuses its posts anyway, below).
+  expect(page.text).not.toContain('method="post" action="/console/payouts');
+  expect(page.text).toContain('Your role (viewer) can see everything here');
+  const ownerPage = await consoleRequest('/console/payouts', { cookie: owner.cookie });
+  expect(ownerPage.text).toContain('action="/console/payouts/generate"');
+  expect(ownerPage.text).toContain(`action="/console/payouts/${payout.id}/pay"`);
 
   // Mark paid: a viewer is refused, the owner pays; paid_by_id is the console user.
   expect((await post(`/console/payouts/${payout.id}/pay`, viewer)).status).toBe(403);
@@ -117,6 +123,7 @@ it('creates an export in each format, downloads the REST bytes, completes one an
     });
     expect(detail.status).toBe(200);
     expect(detail.text).toContain(`href="/console/payouts/exports/${id}/files/1"`);
+    expect(detail.text).not.toContain(`action="/console/payouts/exports/${id}/complete"`);
     const mine = await download(`/console/payouts/exports/${id}/files/1`, {
       cookie: viewer.cookie,
     });

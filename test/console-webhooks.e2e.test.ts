@@ -109,6 +109,9 @@ it('redelivers from the page: the receiver gets it again and the log shows the a
   expect(before.text).toMatch(/<span class="code">200<\/span>/);
 
   const action = `${logPath}/deliveries/${delivery.id}/redeliver`;
+  const viewed = await consoleRequest(`${logPath}?state=delivered`, { cookie: viewer.cookie });
+  expect(viewed.text).toContain('affiliate.created');
+  expect(viewed.text).not.toContain('/redeliver');
   expect((await post(action, viewer)).status).toBe(403);
   expect((await post(action, owner, {}, 'https://evil.example')).status).toBe(403);
   expect((await consoleRequest(action, { cookie: owner.cookie, form: {} })).status).toBe(403);

@@ -7,7 +7,7 @@ import type { Response } from 'express';
 import type { RpcClient } from '@aff/messaging';
 import { html } from '../portal/html';
 import { consoleCalls, ConsoleReplyError, type ConsoleCalls } from './console-data';
-import { consolePage, message } from './console-http';
+import { consolePage, message, session } from './console-http';
 
 /**
  * Runs an owner's action as the session's merchant; `run` answers where to go next (303, so a
@@ -49,6 +49,19 @@ export function notice(query: Record<string, unknown>) {
   const n = typeof query.n === 'string' && /^\d{1,6}$/.test(query.n) ? Number(query.n) : 0;
   return html`<p class="notice" role="status">${done(n)}</p>`;
 }
+
+/**
+ * The CSRF token for the page's action forms, or null for a viewer: a viewer's page has no
+ * buttons (the server still refuses a viewer's post with the 403 page).
+ */
+export const actionToken = (res: Response) => {
+  const current = session(res);
+  return current.role === 'owner' ? current.csrfToken : null;
+};
+
+export const VIEWER_NOTE = html`<p class="muted">
+  Your role (viewer) can see everything here but not change it.
+</p>`;
 
 export const dateCell = (iso: string) =>
   html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')}</time>`;

@@ -11,9 +11,9 @@ import { html } from '../portal/html';
 import { money } from '../portal/page-parts';
 import { dataTable, readListQuery, type Column, type ListSpec } from './components/data-table';
 import { consoleCalls, ConsoleReplyError } from './console-data';
-import { checkCsrf, consolePage, message, requireOwner, session } from './console-http';
+import { checkCsrf, consolePage, message, requireOwner } from './console-http';
 import type { PageDeps } from './console-pages';
-import { act, dateCell, notice, reason } from './console-act';
+import { act, actionToken, dateCell, notice, reason, VIEWER_NOTE } from './console-act';
 import { FORMAT_NAMES } from './payouts-page';
 
 const PAGE_SIZE = 25;
@@ -87,7 +87,7 @@ export function payoutExportsRoutes({ rpc, body }: PageDeps): Router {
       res,
       200,
       'Payout export',
-      html`${notice(req.query)} ${detail(found, session(res).csrfToken)}`,
+      html`${notice(req.query)} ${detail(found, actionToken(res))}`,
     );
   });
 
@@ -152,7 +152,7 @@ function fileLinks(e: PayoutExportView) {
   )}`;
 }
 
-function detail(e: PayoutExportView, csrf: string) {
+function detail(e: PayoutExportView, csrf: string | null) {
   const action = (name: 'complete' | 'cancel', text: string, secondary: boolean) =>
     html`<form class="inline" method="post" action="${base(e.id)}/${name}">
       <input type="hidden" name="_csrf" value="${csrf}" />
@@ -188,8 +188,9 @@ function detail(e: PayoutExportView, csrf: string) {
             </li>`,
         )}
       </ul>
+      ${e.state === 'open' && !csrf ? VIEWER_NOTE : ''}
       ${
-        e.state === 'open'
+        e.state === 'open' && csrf
           ? html`<p>
                 Upload the file${e.files.length === 1 ? '' : 's'} to your payment provider. Once it
                 has paid, complete the export (its payouts become paid); if the upload did not

@@ -27,9 +27,9 @@ import {
   type ListSpec,
 } from './components/data-table';
 import { consoleCalls } from './console-data';
-import { checkCsrf, consolePage, requireOwner, session } from './console-http';
+import { checkCsrf, consolePage, requireOwner } from './console-http';
 import type { PageDeps } from './console-pages';
-import { act, dateCell, notice } from './console-act';
+import { act, actionToken, dateCell, notice, VIEWER_NOTE } from './console-act';
 
 const PAGE_SIZE = 25;
 
@@ -63,7 +63,7 @@ export function payoutsRoutes({ rpc, body }: PageDeps): Router {
         expand: ['affiliate'],
       }),
     ]);
-    const csrf = session(res).csrfToken;
+    const csrf = actionToken(res);
     consolePage(
       res,
       200,
@@ -90,8 +90,16 @@ export function payoutsRoutes({ rpc, body }: PageDeps): Router {
   return router;
 }
 
+const generateForm = (csrf: string) =>
+  html`<div class="actions">
+    <form method="post" action="/console/payouts/generate">
+      <input type="hidden" name="_csrf" value="${csrf}" />
+      <button type="submit">Generate payouts</button>
+    </form>
+  </div>`;
+
 /** Unpaid payouts per currency, with the export form for the currencies that have due ones. */
-function totalsSection(totals: PayoutTotals, csrf: string) {
+function totalsSection(totals: PayoutTotals, csrf: string | null) {
   const currencies = [...new Set(totals.data.map((row) => row.currency))];
   const sum = (currency: string, state: string) =>
     totals.data.find((row) => row.currency === currency && row.state === state);
@@ -133,34 +141,31 @@ function totalsSection(totals: PayoutTotals, csrf: string) {
         </tbody>
       </table>
     </div>
-    <div class="actions">
-      <form method="post" action="/console/payouts/generate">
-        <input type="hidden" name="_csrf" value="${csrf}" />
-        <button type="submit">Generate payouts</button>
-      </form>
-    </div>
+    ${csrf ? generateForm(csrf) : VIEWER_NOTE}
     <h3>Export due payouts to a payment file</h3>
     ${
-      dueCurrencies.length
-        ? html`<form class="filters" method="post" action="/console/payouts/exports">
-            <input type="hidden" name="_csrf" value="${csrf}" />
-            <label for="export-currency"
-              >Currency
-              <select id="export-currency" name="currency">
-                ${dueCurrencies.map((c) => html`<option value="${c}">${c}</option>`)}
-              </select></label
-            >
-            <label for="export-format"
-              >Format
-              <select id="export-format" name="format">
-                ${PAYOUT_EXPORT_FORMATS.map(
-                  (f) => html`<option value="${f}">${FORMAT_NAMES[f]}</option>`,
-                )}
-              </select></label
-            >
-            <button type="submit">Create export</button>
-          </form>`
-        : html`<p class="muted">No payout is due, so there is nothing to export.</p>`
+      !csrf
+        ? ''
+        : dueCurrencies.length
+          ? html`<form class="filters" method="post" action="/console/payouts/exports">
+              <input type="hidden" name="_csrf" value="${csrf}" />
+              <label for="export-currency"
+                >Currency
+                <select id="export-currency" name="currency">
+                  ${dueCurrencies.map((c) => html`<option value="${c}">${c}</option>`)}
+                </select></label
+              >
+              <label for="export-format"
+                >Format
+                <select id="export-format" name="format">
+                  ${PAYOUT_EXPORT_FORMATS.map(
+                    (f) => html`<option value="${f}">${FORMAT_NAMES[f]}</option>`,
+                  )}
+                </select></label
+              >
+              <button type="submit">Create export</button>
+            </form>`
+          : html`<p class="muted">No payout is due, so there is nothing to export.</p>`
     }
     <p><a href="/console/payouts/exports">All exports</a></p>
   </section>`;
@@ -170,7 +175,7 @@ function listSection(
   rows: PayoutView[],
   pagination: Parameters<typeof dataTable>[0]['pagination'],
   q: ListQuery,
-  csrf: string,
+  csrf: string | null,
 ) {
   const name = (p: PayoutView) =>
     p.affiliate ? `${p.affiliate.first_name} ${p.affiliate.last_name}` : 'Affiliate';
@@ -189,14 +194,16 @@ function listSection(
     { header: 'Amount', num: true, cell: (p) => money(p.amount, p.currency) },
     { header: 'State', cell: (p) => html`<span class="state">${p.state}</span>` },
     { header: 'Paid', cell: (p) => (p.paid_at ? dateCell(p.paid_at) : null) },
-    {
+  ];
+  if (csrf) {
+    columns.push({
       header: 'Action',
       cell: (p) =>
         p.state === 'due' || p.state === 'pending'
           ? rowForm(`/console/payouts/${p.id}/pay`, 'Mark paid', name(p), csrf, q)
           : null,
-    },
-  ];
+    });
+  }
   return html`<section aria-labelledby="list-heading">
     <h2 id="list-heading">Payouts</h2>
     <form class="filters" method="get" action="/console/payouts">

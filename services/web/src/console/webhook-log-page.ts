@@ -24,9 +24,9 @@ import {
   type ListSpec,
 } from './components/data-table';
 import { consoleCalls, ConsoleReplyError } from './console-data';
-import { checkCsrf, consolePage, message, requireOwner, session } from './console-http';
+import { checkCsrf, consolePage, message, requireOwner } from './console-http';
 import type { PageDeps } from './console-pages';
-import { act, dateCell, notice } from './console-act';
+import { act, actionToken, dateCell, notice } from './console-act';
 import { eventsText, health } from './webhooks-page';
 
 const PAGE_SIZE = 25;
@@ -65,7 +65,7 @@ export function webhookLogRoutes({ rpc, body }: PageDeps): Router {
       if (!(error instanceof ConsoleReplyError)) throw error;
       return notFound(res, error.message);
     }
-    const csrf = session(res).csrfToken;
+    const csrf = actionToken(res);
     consolePage(
       res,
       200,
@@ -150,7 +150,7 @@ function logSection(
   endpoint: WebhookEndpointView,
   log: { data: WebhookDeliveryView[]; pagination: Parameters<typeof dataTable>[0]['pagination'] },
   q: ListQuery,
-  csrf: string,
+  csrf: string | null,
 ) {
   const columns: Column<WebhookDeliveryView>[] = [
     { header: 'Created', sortKey: 'created_at', cell: (d) => dateCell(d.created_at) },
@@ -165,7 +165,9 @@ function logSection(
       header: 'Next attempt',
       cell: (d) => (d.next_attempt_at ? dateCell(d.next_attempt_at) : null),
     },
-    {
+  ];
+  if (csrf) {
+    columns.push({
       header: 'Action',
       cell: (d) =>
         rowForm(
@@ -175,8 +177,8 @@ function logSection(
           csrf,
           q,
         ),
-    },
-  ];
+    });
+  }
   return html`<section aria-labelledby="log-heading">
     <h2 id="log-heading">Delivery log</h2>
     <form class="filters" method="get" action="/console/webhooks/${endpoint.id}">
