@@ -42,6 +42,7 @@ it('an owner approves a held referral and voids its commission in the browser; a
   await page.goto(`${origin}/console/reviews`);
   await page.getByRole('cell', { name: 'disposable_email' }).first().waitFor();
   expect(await pageProblems(page, PHONE)).toEqual([]);
+  await page.screenshot({ path: path.join(dir, 'console-reviews-phone.png'), fullPage: true });
   expect(await pageProblems(page, DESKTOP)).toEqual([]);
   await page.screenshot({ path: path.join(dir, 'console-reviews.png'), fullPage: true });
   await page.getByRole('button', { name: `Approve ${name}` }).click();
@@ -62,6 +63,7 @@ it('an owner approves a held referral and voids its commission in the browser; a
   await page.getByRole('cell', { name: held.affiliate.email }).waitFor();
   expect(new URL(page.url()).searchParams.get('affiliate')).toBe(held.affiliate.email);
   expect(await pageProblems(page, PHONE)).toEqual([]);
+  await page.screenshot({ path: path.join(dir, 'console-commissions-phone.png'), fullPage: true });
   expect(await pageProblems(page, DESKTOP)).toEqual([]);
   await page.goto(`${origin}/console/commissions`);
   await page.screenshot({ path: path.join(dir, 'console-commissions.png'), fullPage: true });
