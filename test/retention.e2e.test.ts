@@ -2,7 +2,8 @@
  * Every service prunes its per-event and per-request collections (docs/retention.md): with the
  * prune interval at half a second, documents past their retention disappear from tracking's
  * processed-event records, the affiliate service's mail claims, magic-link and e-mail
- * confirmation tokens, the gateway's idempotency keys and the web service's portal sessions,
+ * confirmation tokens, the gateway's idempotency keys and the web service's portal and console
+ * sessions, console sign-in links and the overview's daily readings,
  * while those still kept stay. Without a service's job its old documents would stay forever.
  */
 import { randomUUID } from 'node:crypto';
@@ -94,6 +95,21 @@ const cases: { service: string; collection: string; doc: (at: Date) => Record<st
         created_at: at,
         expires_at: at,
       }),
+    },
+    {
+      service: 'web',
+      collection: 'console_sessions',
+      doc: (at) => ({ user_id: 'u', csrf_token: 't', created_at: at, expires_at: at }),
+    },
+    {
+      service: 'web',
+      collection: 'console_links',
+      doc: (at) => ({ user_id: 'u', created_at: at, expires_at: at }),
+    },
+    {
+      service: 'web',
+      collection: 'console_stat_days',
+      doc: (at) => ({ merchant_id: 'm', day: at.toISOString().slice(0, 10), at, totals: {} }),
     },
   ];
 

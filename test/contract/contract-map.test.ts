@@ -162,6 +162,7 @@ it('internal operations take a typed input, have no HTTP shape, and stay out of 
     'confirmWallet',
     'findAffiliates',
     'findCommissions',
+    'getProgramStats',
     'inviteConsoleUser',
     'payoutTotals',
     'redeemMagicLink',

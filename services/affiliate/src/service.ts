@@ -25,6 +25,8 @@ import { AffiliateUseCases } from './domain/affiliates';
 import { CampaignUseCases } from './domain/campaigns';
 import { LinkUseCases } from './domain/links';
 import { affiliateRpcTable } from './rpc/rpc-table';
+import { ProgramStatsUseCase } from './domain/program-stats';
+import { ProgramFiguresRepository } from './data/program-figures.repository';
 import { couponModel } from './data/coupon.schema';
 import { ssoTokenModel } from './data/sso-token.schema';
 import { affiliateRetention } from './data/retention';
@@ -108,6 +110,11 @@ export async function buildAffiliate(deps: ServiceDeps<AffiliateConfig, Affiliat
       ),
       emailConfirmations: mail.confirmations,
       walletConfirmations: mail.walletConfirmations,
+      programStats: new ProgramStatsUseCase(
+        new ProgramFiguresRepository(models.affiliate),
+        affiliates,
+        presenter,
+      ),
     }),
   };
 }

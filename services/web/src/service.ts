@@ -13,6 +13,8 @@ import { ConsoleAccounts } from './console/console-accounts';
 import { consoleMailer } from './console/console-mailer';
 import { consoleModels } from './console/console.schema';
 import { inviteHandler } from './console/invite.rpc';
+import { KEEP_DAYS, ProgramHistory, statDayModel } from './console/program-history';
+import { statReadingsJob } from './console/stat-readings.job';
 import { buildWebApp } from './pages/web-app';
 import { webRpcTable } from './rpc/rpc-table';
 import { portalSessionModel } from './portal/portal-session.schema';
@@ -21,6 +23,7 @@ import { PortalSessions } from './portal/portal-sessions';
 const webModels = (mongo: Connection) => ({
   portalSession: portalSessionModel(mongo),
   ...consoleModels(mongo),
+  consoleStatDay: statDayModel(mongo),
 });
 
 export const webService = defineService({
@@ -33,6 +36,7 @@ export const webService = defineService({
     const rpc = new RpcClient(nc, config.RPC_TIMEOUT_MS);
     const accounts = new ConsoleAccounts(models);
     const mailer = consoleMailer(config);
+    const history = new ProgramHistory(models.consoleStatDay);
     const app = buildWebApp({
       console: {
         rpc,
@@ -41,6 +45,7 @@ export const webService = defineService({
         publicUrl: config.PUBLIC_URL,
         signInPerEmail: config.CONSOLE_SIGN_IN_PER_EMAIL,
         log,
+        history,
       },
       portal: {
         rpc,
@@ -59,9 +64,11 @@ export const webService = defineService({
             { model: models.portalSession, field: 'expires_at', keepMs: 0 },
             { model: models.consoleSession, field: 'expires_at', keepMs: 0 },
             { model: models.consoleLink, field: 'expires_at', keepMs: 0 },
+            { model: models.consoleStatDay, field: 'at', keepMs: KEEP_DAYS * 86_400_000 },
           ],
           config.RETENTION_PRUNE_MS,
         ),
+        statReadingsJob(rpc, models.consoleUser, history),
       ],
     };
   },

@@ -1,7 +1,13 @@
 /** Affiliates and their magic sign-in links. */
 import { z } from 'zod';
 import { createAffiliateBodySchema, updateAffiliateBodySchema } from '../schemas/affiliate';
-import { AFFILIATE_STATES, affiliateViewSchema, linkViewSchema, paginatedSchema } from '../views';
+import {
+  AFFILIATE_STATES,
+  affiliateViewSchema,
+  commissionStatsSchema,
+  linkViewSchema,
+  paginatedSchema,
+} from '../views';
 import { expandQuery, filter, idParams, pageQuery } from './common';
 import { defineOperation } from './operation';
 
@@ -191,5 +197,37 @@ export const findAffiliates = defineOperation({
     description: 'A page of affiliates',
     body: paginatedSchema(affiliateViewSchema),
   },
+  errors: [400],
+});
+
+export const programStatsSchema = z.object({
+  /** How many affiliates the program has, by state. */
+  affiliates: z.record(z.enum(AFFILIATE_STATES), z.number().int()),
+  /** The affiliates' stored counters, added up. */
+  visitors: z.number().int(),
+  leads: z.number().int(),
+  conversions: z.number().int(),
+  /** The affiliates' stored `commission_stats`, added up per currency. */
+  commission_stats: commissionStatsSchema,
+  /** The affiliates with the most conversions (then the newest), with `commission_stats`. */
+  top_affiliates: z.array(affiliateViewSchema),
+});
+export type ProgramStats = z.infer<typeof programStatsSchema>;
+
+/**
+ * Internal: the merchant console's overview. The program's totals from the affiliates' stored
+ * counters and `commission_stats` (what the derived counters keep), never recounted from
+ * referrals or commissions.
+ */
+export const getProgramStats = defineOperation({
+  name: 'getProgramStats',
+  owner: 'affiliate',
+  auth: 'internal',
+  summary: "The program's totals from the affiliates' counters (the console's overview)",
+  input: z.object({
+    merchant_id: z.string(),
+    top: z.number().int().min(1).max(20).default(5),
+  }),
+  response: { status: 200, description: 'The totals', body: programStatsSchema },
   errors: [400],
 });

@@ -23,7 +23,7 @@ import type { InternalOperation, Operation } from './operation';
 
 export * from './operation';
 export { keyedByName, type NamedByKey } from './keyed-by-name';
-export { magicLinkSchema } from './affiliates';
+export { magicLinkSchema, programStatsSchema, type ProgramStats } from './affiliates';
 export { leadAnswerSchema, visitAnswerSchema } from './public';
 export {
   generatePayoutsBodySchema,

@@ -10,12 +10,14 @@ import type { CouponUseCases } from '../domain/coupons';
 import type { EmailConfirmations } from '../domain/email-confirmations';
 import type { LinkUseCases } from '../domain/links';
 import type { MagicLinks } from '../domain/magic-links';
+import type { ProgramStatsUseCase } from '../domain/program-stats';
 import type { WalletConfirmations } from '../domain/wallet-confirmations';
 import { affiliateRpc } from './affiliate.rpc';
 import { campaignRpc } from './campaign.rpc';
 import { couponRpc, magicLinkRpc } from './coupon.rpc';
 import { emailRpc } from './email.rpc';
 import { linkRpc } from './link.rpc';
+import { programStatsRpc } from './program-stats.rpc';
 
 export interface AffiliateRpcUseCases {
   affiliates: AffiliateUseCases;
@@ -25,6 +27,7 @@ export interface AffiliateRpcUseCases {
   magicLinks: MagicLinks;
   emailConfirmations: EmailConfirmations;
   walletConfirmations: WalletConfirmations;
+  programStats: ProgramStatsUseCase;
 }
 
 export function affiliateRpcTable(useCases: AffiliateRpcUseCases): RpcHandlers<'affiliate'> {
@@ -35,5 +38,6 @@ export function affiliateRpcTable(useCases: AffiliateRpcUseCases): RpcHandlers<'
     ...couponRpc(useCases.coupons),
     ...magicLinkRpc(useCases.magicLinks),
     ...emailRpc(useCases.emailConfirmations, useCases.walletConfirmations),
+    ...programStatsRpc(useCases.programStats),
   };
 }

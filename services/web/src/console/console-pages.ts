@@ -12,6 +12,7 @@ import type { RequestHandler, Router } from 'express';
 import type { Logger } from '@aff/logging';
 import type { RpcClient } from '@aff/messaging';
 import { html, type SafeHtml } from '../portal/html';
+import type { ProgramHistory } from './program-history';
 
 export interface PageDeps {
   rpc: RpcClient;
@@ -19,6 +20,8 @@ export interface PageDeps {
   body: RequestHandler;
   publicUrl: string;
   log: Logger;
+  /** The overview's daily readings of the program's totals. */
+  history: ProgramHistory;
 }
 
 export type PageModule = (deps: PageDeps) => Router;

@@ -11,6 +11,8 @@ import { html } from '../portal/html';
 import { securityHeaders } from '../portal/portal-http';
 import { affiliatesRoutes } from './affiliates-page';
 import { commissionsRoutes } from './commissions-page';
+import { overviewRoutes } from './overview-page';
+import type { ProgramHistory } from './program-history';
 import type { ConsoleAccounts } from './console-accounts';
 import {
   consolePage,
@@ -30,6 +32,7 @@ import { webhooksRoutes } from './webhooks-page';
 
 /** Every page of the console, one module each (their paths are in CONSOLE_NAV). */
 const PAGE_MODULES: PageModule[] = [
+  overviewRoutes,
   affiliatesRoutes,
   reviewsRoutes,
   commissionsRoutes,
@@ -46,6 +49,7 @@ export interface ConsoleDeps {
   publicUrl: string;
   signInPerEmail: number;
   log: Logger;
+  history: ProgramHistory;
 }
 
 export function consoleRouter(deps: ConsoleDeps): Router {
@@ -54,8 +58,13 @@ export function consoleRouter(deps: ConsoleDeps): Router {
   const body = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 });
   router.use(signInRoutes({ ...deps, perEmail: deps.signInPerEmail }, body));
   router.use('/console', requireConsoleSession(deps));
-  router.get('/console', (_req, res) => res.redirect(303, '/console/affiliates'));
-  const pageDeps = { rpc: deps.rpc, body, publicUrl: deps.publicUrl, log: deps.log };
+  const pageDeps = {
+    rpc: deps.rpc,
+    body,
+    publicUrl: deps.publicUrl,
+    log: deps.log,
+    history: deps.history,
+  };
   for (const page of PAGE_MODULES) router.use(page(pageDeps));
   router.use('/console', (_req, res) => {
     consolePage(

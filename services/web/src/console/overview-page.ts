@@ -1,0 +1,167 @@
+/**
+ * The overview (`/console`): the program to date, the last 30 days with a chart, commissions by
+ * state per currency, open reviews and the top affiliates. Every figure is a stored counter:
+ * the affiliate service's getProgramStats (its affiliates' counters and commission_stats added
+ * up), web's daily readings of those totals (./program-history.ts) for the window, and the
+ * review queue's count from the referrals list (`total_count` of `review_state=open`).
+ */
+import express, { type Router } from 'express';
+import { formatMoney } from '@aff/api';
+import { OPERATIONS, type AffiliateView, type ProgramStats } from '@aff/contracts';
+import { html, type SafeHtml } from '../portal/html';
+import { chart } from './components/chart';
+import { dataTable, readListQuery, type Column } from './components/data-table';
+import { consoleCalls } from './console-data';
+import { consolePage } from './console-http';
+import type { PageDeps } from './console-pages';
+import { windowFigures, type WindowFigures } from './overview-figures';
+import { dayOf, totalsOf } from './program-history';
+
+const TOP = 5;
+const SERIES = [
+  { name: 'Visitors', colour: '#0b57d0' },
+  { name: 'Leads', colour: '#7c3aed' },
+  { name: 'Conversions', colour: '#c2410c' },
+];
+
+export function overviewRoutes({ rpc, history }: PageDeps): Router {
+  const router = express.Router();
+  router.get('/console', async (_req, res) => {
+    const calls = consoleCalls(rpc, res);
+    const [stats, reviews] = await Promise.all([
+      calls.internal(OPERATIONS.getProgramStats, { top: TOP }),
+      calls.call('listReferrals', { query: { review_state: 'open', limit: '1' } }),
+    ]);
+    const now = totalsOf(stats);
+    await history.record(calls.merchantId, now);
+    const window = windowFigures(await history.window(calls.merchantId), now, dayOf(new Date()));
+    consolePage(res, 200, 'Overview', overviewBody(stats, window, reviews.pagination.total_count));
+  });
+  return router;
+}
+
+const stat = (label: string | SafeHtml, value: number | string, key: string) =>
+  html`<div>
+    <dt>${label}</dt>
+    <dd data-stat="${key}">${value}</dd>
+  </div>`;
+
+function overviewBody(stats: ProgramStats, window: WindowFigures, openReviews: number): SafeHtml {
+  const currencies = Object.entries(stats.commission_stats.currencies);
+  return html`<section aria-labelledby="total-h">
+      <h2 id="total-h">Program to date</h2>
+      <dl class="stats">
+        ${stat('Active affiliates', stats.affiliates.active, 'affiliates')}
+        ${stat('Visitors', stats.visitors, 'visitors')} ${stat('Leads', stats.leads, 'leads')}
+        ${stat('Conversions', stats.conversions, 'conversions')}
+        ${stat(html`<a href="/console/reviews">Open reviews</a>`, openReviews, 'open-reviews')}
+      </dl>
+    </section>
+    <section aria-labelledby="window-h">
+      <h2 id="window-h">Last 30 days</h2>
+      ${
+        window.since === null
+          ? html`<p class="muted">
+              The console keeps one reading of the program's totals a day; history starts today, so
+              the figures for the last 30 days appear from tomorrow.
+            </p>`
+          : html`<p class="muted">
+                Since ${window.since} (the oldest daily reading in the window).
+              </p>
+              <dl class="stats">
+                ${stat('Visitors', window.visitors, 'window-visitors')}
+                ${stat('Leads', window.leads, 'window-leads')}
+                ${stat('Conversions', window.conversions, 'window-conversions')}
+              </dl>
+              ${chart({
+                id: 'window',
+                title: 'Visitors, leads and conversions per day, last 30 days',
+                series: SERIES,
+                points: window.days,
+              })}
+              ${moneyTable(
+                'Revenue and commissions, last 30 days',
+                ['Gross revenue', 'Net revenue', 'Commissions earned', 'Commissions paid'],
+                window.currencies.map((c) => [
+                  c.currency,
+                  [c.gross_revenue, c.net_revenue, c.earned, c.paid],
+                ]),
+              )}`
+      }
+    </section>
+    <section aria-labelledby="state-h">
+      <h2 id="state-h">Commissions by state and revenue, to date</h2>
+      ${moneyTable(
+        'Commissions by state per currency',
+        ['Pending', 'Due', 'Paid', 'Total', 'Gross revenue', 'Net revenue'],
+        currencies.map(([currency, s]) => [
+          currency,
+          [
+            s.unpaid.cents - s.due.cents,
+            s.due.cents,
+            s.paid.cents,
+            s.total.cents,
+            s.gross_revenue.cents,
+            s.net_revenue.cents,
+          ],
+        ]),
+      )}
+    </section>
+    <section aria-labelledby="top-h">
+      <h2 id="top-h">Top affiliates</h2>
+      ${topTable(stats.top_affiliates)}
+    </section>`;
+}
+
+function moneyTable(label: string, headers: string[], rows: [string, number[]][]): SafeHtml {
+  if (rows.length === 0) return html`<p class="muted">No commissions or sales yet.</p>`;
+  return html`<div class="table" tabindex="0" role="region" aria-label="${label}">
+    <table>
+      <caption class="sr">
+        ${label}
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Currency</th>
+          ${headers.map((h) => html`<th scope="col" class="num">${h}</th>`)}
+        </tr>
+      </thead>
+      <tbody>
+        ${rows.map(
+          ([currency, values]) =>
+            html`<tr data-currency="${currency}">
+              <th scope="row">${currency}</th>
+              ${values.map((v) => html`<td class="num">${formatMoney(v, currency)}</td>`)}
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </div>`;
+}
+
+// The operation's one order: most conversions first (marked with aria-sort, not a link).
+const TOP_LIST = { path: '/console', filters: {}, fixedOrder: '-conversions' };
+
+function topTable(affiliates: AffiliateView[]): SafeHtml {
+  const earned = (a: AffiliateView) =>
+    Object.entries(a.commission_stats?.currencies ?? {})
+      .map(([currency, s]) => formatMoney(s.total.cents, currency))
+      .join(', ');
+  const columns: Column<AffiliateView>[] = [
+    {
+      header: 'Affiliate',
+      cell: (a) => html`<a href="/console/affiliates/${a.id}">${a.first_name} ${a.last_name}</a>`,
+    },
+    { header: 'Conversions', num: true, sortKey: 'conversions', cell: (a) => a.conversions },
+    { header: 'Leads', num: true, cell: (a) => a.leads },
+    { header: 'Visitors', num: true, cell: (a) => a.visitors },
+    { header: 'Commissions earned', cell: earned },
+  ];
+  return dataTable({
+    label: 'Top affiliates by conversions',
+    query: readListQuery(TOP_LIST, {}),
+    columns,
+    rows: affiliates,
+    empty: 'No affiliates yet.',
+  });
+}

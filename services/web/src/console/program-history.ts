@@ -1,0 +1,85 @@
+/**
+ * The overview's history: once a day per merchant, the program's totals (getProgramStats: the
+ * affiliates' stored counters and commission_stats) as they were at the first reading of that
+ * UTC day, kept 40 days in web's database (`console_stat_days`). "The last 30 days" is what the
+ * totals grew by since the oldest reading of the window; a day's bar is what they grew by until
+ * the next reading. Readings are taken when the overview is shown and by web's hourly job for
+ * every merchant with console users, so there is one per day without anyone looking.
+ * Nothing here counts records: it subtracts counters.
+ */
+import { Schema, type Connection, type Model } from 'mongoose';
+import type { ProgramStats } from '@aff/contracts';
+
+export type Totals = Omit<ProgramStats, 'top_affiliates' | 'affiliates'>;
+
+export interface StatDayRecord {
+  /** `<merchant_id>:<YYYY-MM-DD>`: one reading per merchant and day, whoever writes first. */
+  _id: string;
+  merchant_id: string;
+  day: string;
+  at: Date;
+  totals: Totals;
+}
+
+const schema = new Schema<StatDayRecord>(
+  {
+    _id: String,
+    merchant_id: { type: String, required: true },
+    day: { type: String, required: true },
+    at: { type: Date, required: true },
+    totals: { type: Schema.Types.Mixed, required: true },
+  },
+  { versionKey: false, minimize: false },
+);
+schema.index({ merchant_id: 1, day: 1 });
+schema.index({ at: 1 });
+
+export function statDayModel(connection: Connection): Model<StatDayRecord> {
+  return (
+    (connection.models.ConsoleStatDay as Model<StatDayRecord> | undefined) ??
+    connection.model<StatDayRecord>('ConsoleStatDay', schema, 'console_stat_days')
+  );
+}
+
+export const KEEP_DAYS = 40;
+export const WINDOW_DAYS = 30;
+const DAY_MS = 86_400_000;
+
+export const dayOf = (date: Date) => date.toISOString().slice(0, 10);
+
+export function totalsOf(stats: ProgramStats): Totals {
+  const { visitors, leads, conversions, commission_stats } = stats;
+  return { visitors, leads, conversions, commission_stats };
+}
+
+export class ProgramHistory {
+  constructor(
+    private readonly days: Model<StatDayRecord>,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Today's reading, unless one was taken already today (the first one stays). */
+  async record(merchantId: string, totals: Totals): Promise<void> {
+    const at = this.now();
+    const day = dayOf(at);
+    await this.days
+      .updateOne(
+        { _id: `${merchantId}:${day}` },
+        { $setOnInsert: { merchant_id: merchantId, day, at, totals } },
+        { upsert: true },
+      )
+      .catch((error: unknown) => {
+        // Two first readings at once: the other one is the day's reading.
+        if ((error as { code?: number }).code !== 11000) throw error;
+      });
+  }
+
+  /** Readings of the window (today and the 29 days before), oldest first. */
+  async window(merchantId: string): Promise<StatDayRecord[]> {
+    const from = dayOf(new Date(this.now().getTime() - (WINDOW_DAYS - 1) * DAY_MS));
+    const found = await this.days
+      .find({ merchant_id: merchantId, day: { $gte: from } })
+      .lean<StatDayRecord[]>();
+    return found.sort((a, b) => a.day.localeCompare(b.day));
+  }
+}
