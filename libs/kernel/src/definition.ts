@@ -1,7 +1,8 @@
 /**
- * What a service tells the kernel: its name, configuration, models and a `build` that wires
- * its object graph from the connections. `build` starts nothing (no consumer, no timer, no
- * subscription): the kernel starts what it returns, and component tests call it directly.
+ * What a service tells the kernel: its name, configuration, models, work queues and a `build`
+ * that wires its object graph from the connections. `build` starts nothing (no consumer, no
+ * timer, no subscription, no request, no model of its own): the kernel starts what it returns
+ * (test/build-starts-nothing.component.test.ts checks every service).
  */
 import type { Connection, Model } from 'mongoose';
 import type { z } from 'zod';
@@ -13,6 +14,7 @@ import type {
   RpcHandlers,
   RunningConsumer,
   Subscription,
+  WorkQueueStream,
 } from '@aff/messaging';
 import type { IntervalJob } from './interval-jobs';
 
@@ -45,9 +47,11 @@ export interface KernelConfig {
 export interface ServiceDeps<C, M extends Models> {
   config: C;
   log: Logger;
-  mongo: Connection;
   nc: NatsConnection;
-  /** Initialised (indexes built) before `build` runs. */
+  /**
+   * Initialised (indexes built) before `build` runs. Every model a service uses is here: the
+   * connection itself is not handed to `build`, so it cannot make (and initialise) one there.
+   */
   models: M;
   relay: EventRelay;
 }
@@ -94,6 +98,8 @@ export interface ServiceDefinition<
   models: (mongo: Connection) => M;
   /** The models whose documents carry pending events (the outbox the relay sweeps). */
   outbox: (models: M) => AnyModel[];
+  /** JetStream work queues the service uses (e.g. `VISIT_INTAKE`), made at start. */
+  workQueues?: readonly WorkQueueStream[];
   build: (deps: ServiceDeps<z.infer<Schema>, M>) => W | Promise<W>;
 }
 

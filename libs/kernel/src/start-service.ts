@@ -1,14 +1,16 @@
 /**
- * Starts a service from its definition: connects MongoDB and NATS, ensures every stream (our
- * consumers must exist before the producers first publish), initialises the models, starts the
- * outbox relay, wires the service with its `build`, starts what it returned, and serves health.
- * `stop` undoes it in the one order every service shares.
+ * Starts a service from its definition in two steps. `prepareService` connects MongoDB and
+ * NATS, ensures every stream (our consumers must exist before the producers first publish) and
+ * the work queues the service declares, and initialises its models. `build` then wires the
+ * object graph from that, starting nothing, and `startWiring` starts what `build` returned, in
+ * the one order every service shares, and serves health. `stop` undoes it in reverse.
  */
 import { atMost, startHealthServer } from '@aff/api';
 import type { ServiceName } from '@aff/contracts';
 import type { Logger } from '@aff/logging';
 import {
   EventPublisher,
+  KeyedWorkQueue,
   OutboxRelay,
   connectNats,
   ensureStreams,
@@ -16,12 +18,14 @@ import {
   serveRpc,
 } from '@aff/messaging';
 import { MongoPendingEventStore, connectMongo, mongoReachable } from '@aff/mongo';
+import type { Connection } from 'mongoose';
 import type { z } from 'zod';
 import {
   allModels,
   type KernelConfig,
   type Models,
   type ServiceDefinition,
+  type ServiceDeps,
   type ServiceEntries,
 } from './definition';
 import { startIntervalJobs } from './interval-jobs';
@@ -33,6 +37,16 @@ export interface RunningService<W> {
   stop(): Promise<void>;
 }
 
+/** What `build` is given, and what the kernel keeps to itself. */
+export interface PreparedService<C, M extends Models> {
+  deps: ServiceDeps<C, M>;
+  mongo: Connection;
+  /** Started with the rest, after `build`. */
+  relay: OutboxRelay;
+}
+
+type Config<Schema extends z.ZodObject> = z.infer<Schema> & KernelConfig;
+
 export async function startService<
   S extends ServiceName,
   Schema extends z.ZodObject,
@@ -40,13 +54,30 @@ export async function startService<
   W extends ServiceEntries<S>,
 >(
   definition: ServiceDefinition<S, Schema, M, W>,
-  config: z.infer<Schema> & KernelConfig,
+  config: Config<Schema>,
   log: Logger,
 ): Promise<RunningService<W>> {
-  const { name } = definition;
+  const prepared = await prepareService(definition, config, log);
+  const wiring = await definition.build(prepared.deps);
+  return startWiring(definition, prepared, wiring);
+}
+
+export async function prepareService<
+  S extends ServiceName,
+  Schema extends z.ZodObject,
+  M extends Models,
+  W extends ServiceEntries<S>,
+>(
+  definition: ServiceDefinition<S, Schema, M, W>,
+  config: Config<Schema>,
+  log: Logger,
+): Promise<PreparedService<Config<Schema>, M>> {
   const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
-  const nc = await connectNats(config.NATS_URL, name, log);
-  await ensureStreams(nc, undefined, { replicas: config.NATS_STREAM_REPLICAS });
+  const nc = await connectNats(config.NATS_URL, definition.name, log);
+  const placement = { replicas: config.NATS_STREAM_REPLICAS };
+  await ensureStreams(nc, undefined, placement);
+  for (const queue of definition.workQueues ?? [])
+    await KeyedWorkQueue.ensureStream(nc, queue, placement);
 
   const models = definition.models(mongo);
   await Promise.all(allModels(models).map((model) => model.init()));
@@ -55,9 +86,22 @@ export async function startService<
     new MongoPendingEventStore(definition.outbox(models)),
     log,
   );
-  relay.start(config.OUTBOX_SWEEP_MS);
+  return { mongo, relay, deps: { config, log, nc, models, relay } };
+}
 
-  const wiring = await definition.build({ config, log, mongo, nc, models, relay });
+export async function startWiring<
+  S extends ServiceName,
+  Schema extends z.ZodObject,
+  M extends Models,
+  W extends ServiceEntries<S>,
+>(
+  definition: ServiceDefinition<S, Schema, M, W>,
+  { mongo, relay, deps }: PreparedService<Config<Schema>, M>,
+  wiring: W,
+): Promise<RunningService<W>> {
+  const { name } = definition;
+  const { config, log, nc } = deps;
+  relay.start(config.OUTBOX_SWEEP_MS);
   // Subscribe before loading: an event published while the snapshot is read would otherwise be
   // in neither (the read models apply what arrives meanwhile again on top of their snapshot).
   const followers = wiring.follow?.() ?? [];

@@ -64,31 +64,39 @@ const DEFAULT_MAX_RETRYING_ADDS = 16;
 
 const tracer = trace.getTracer('@aff/messaging');
 
+/** What makes a queue's stream: its name and its subjects' prefix. */
+export type WorkQueueStream = Pick<KeyedWorkQueueOptions, 'stream' | 'subjectPrefix'>;
+
 export class KeyedWorkQueue {
   /** Adds waiting to try their publish again (see `publishUntilStored`). */
   private retryingAdds = 0;
+  private readonly js: JetStreamClient;
+  /** Made on first use, so making the queue sends nothing (see `ensureStream`). */
+  private jsm?: Promise<JetStreamManager>;
 
-  private constructor(
+  /** A queue on a stream that `ensureStream` made; sends nothing until used. */
+  constructor(
     private readonly nc: NatsConnection,
-    private readonly js: JetStreamClient,
-    private readonly jsm: JetStreamManager,
     private readonly opts: KeyedWorkQueueOptions,
-  ) {}
+  ) {
+    this.js = jetstream(nc);
+  }
 
   /**
-   * Opens the queue, creating its stream if this is the first process to open it (or bringing it
-   * to `placement`'s replica count).
+   * Creates the queue's stream if this is the first process to need it (or brings it to
+   * `placement`'s replica count). A service's kernel does it at start for the queues its
+   * definition declares.
    */
-  static async open(
+  static async ensureStream(
     nc: NatsConnection,
-    opts: KeyedWorkQueueOptions,
+    queue: WorkQueueStream,
     placement: StreamPlacement = SINGLE_SERVER,
-  ): Promise<KeyedWorkQueue> {
+  ): Promise<void> {
     checkPlacement(nc, placement);
     const jsm = await jetstreamManager(nc);
     await reconcileStream(jsm, {
-      name: opts.stream,
-      subjects: [`${opts.subjectPrefix}.>`],
+      name: queue.stream,
+      subjects: [`${queue.subjectPrefix}.>`],
       // A message leaves the stream once its consumer acknowledges it.
       retention: RetentionPolicy.Workqueue,
       storage: StorageType.File,
@@ -96,7 +104,24 @@ export class KeyedWorkQueue {
       max_age: MAX_AGE_NS,
       num_replicas: placement.replicas,
     });
-    return new KeyedWorkQueue(nc, jetstream(nc), jsm, opts);
+  }
+
+  /** `ensureStream`, then the queue. */
+  static async open(
+    nc: NatsConnection,
+    opts: KeyedWorkQueueOptions,
+    placement: StreamPlacement = SINGLE_SERVER,
+  ): Promise<KeyedWorkQueue> {
+    await KeyedWorkQueue.ensureStream(nc, opts, placement);
+    return new KeyedWorkQueue(nc, opts);
+  }
+
+  private manager(): Promise<JetStreamManager> {
+    this.jsm ??= jetstreamManager(this.nc).catch((error: unknown) => {
+      this.jsm = undefined; // asked again on the next use
+      throw error;
+    });
+    return this.jsm;
   }
 
   static isKey(key: string): boolean {
@@ -171,7 +196,9 @@ export class KeyedWorkQueue {
   /** The message stored under `key` and not yet acknowledged, if any. */
   async get(key: string): Promise<QueuedMessage | null> {
     if (!KEY.test(key)) return null;
-    const stored = await this.jsm.streams.getMessage(this.opts.stream, {
+    const stored = await (
+      await this.manager()
+    ).streams.getMessage(this.opts.stream, {
       last_by_subj: this.subjectOf(key),
     });
     if (!stored) return null;
@@ -195,12 +222,12 @@ export class KeyedWorkQueue {
   async drained(timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     try {
-      let state = (await this.jsm.streams.info(this.opts.stream)).state;
+      let state = (await (await this.manager()).streams.info(this.opts.stream)).state;
       const upTo = state.last_seq;
       // Work-queue retention: the first sequence still stored is the oldest one not yet acked.
       while (state.messages > 0 && state.first_seq <= upTo && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));
-        state = (await this.jsm.streams.info(this.opts.stream)).state;
+        state = (await (await this.manager()).streams.info(this.opts.stream)).state;
       }
     } catch {
       // The broker is away: the caller goes on with what is done.

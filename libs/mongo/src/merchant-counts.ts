@@ -16,7 +16,7 @@ export interface NewestEntry {
   id: string;
 }
 
-interface CountDoc {
+export interface CountDoc {
   _id: string;
   count: number;
   newest?: NewestEntry[];
@@ -28,34 +28,35 @@ export interface CountedNewest {
   ids: string[];
 }
 
-export class MerchantCounts {
-  readonly model: Model<CountDoc>;
+/** The model of one count collection (e.g. `referral_counts`, one document per merchant). */
+export function merchantCountsModel(connection: Connection, collection: string): Model<CountDoc> {
+  const name = `Count_${collection}`;
+  return (
+    (connection.models[name] as Model<CountDoc> | undefined) ??
+    connection.model<CountDoc>(
+      name,
+      new Schema<CountDoc>(
+        {
+          _id: { type: String, required: true },
+          count: { type: Number, required: true },
+          newest: { type: [{ _id: false, at: Date, id: String }], default: undefined },
+        },
+        { versionKey: false },
+      ),
+      collection,
+    )
+  );
+}
 
+export class MerchantCounts {
   /**
-   * `collection`: e.g. `referral_counts`, one document per merchant. `keepNewest`: how many of
-   * the newest ids each document keeps (0: none).
+   * `model`: from `merchantCountsModel`, declared with the service's models. `keepNewest`: how
+   * many of the newest ids each document keeps (0: none).
    */
   constructor(
-    connection: Connection,
-    collection: string,
+    readonly model: Model<CountDoc>,
     readonly keepNewest = 0,
-  ) {
-    const name = `Count_${collection}`;
-    this.model =
-      (connection.models[name] as Model<CountDoc> | undefined) ??
-      connection.model<CountDoc>(
-        name,
-        new Schema<CountDoc>(
-          {
-            _id: { type: String, required: true },
-            count: { type: Number, required: true },
-            newest: { type: [{ _id: false, at: Date, id: String }], default: undefined },
-          },
-          { versionKey: false },
-        ),
-        collection,
-      );
-  }
+  ) {}
 
   /** Adds one per record of `inserted` to its merchant's count (one write per batch). */
   async added(inserted: { _id: string; merchant_id: string; created_at: Date }[]): Promise<void> {

@@ -8,13 +8,26 @@ import { BatchedLookup } from './batched-lookup';
 import { isDuplicateKeyError } from './connection';
 import { EVENT_RECORD_KEEP_MS, type RetentionRule } from './retention';
 
-interface ProcessedEventDoc {
+export interface ProcessedEventDoc {
   _id: string;
   processed_at: Date;
 }
 
+/** The model of the processed-event records, declared with the service's models. */
+export function processedEventModel(connection: Connection): Model<ProcessedEventDoc> {
+  const schema = new Schema<ProcessedEventDoc>(
+    { _id: { type: String, required: true }, processed_at: { type: Date, required: true } },
+    { versionKey: false },
+  );
+  // The retention job's field (docs/retention.md); used on MongoDB 7, not by the local server.
+  schema.index({ processed_at: 1 });
+  return (
+    (connection.models.ProcessedEvent as Model<ProcessedEventDoc> | undefined) ??
+    connection.model<ProcessedEventDoc>('ProcessedEvent', schema, 'processed_events')
+  );
+}
+
 export class ProcessedEvents {
-  private readonly model: Model<ProcessedEventDoc>;
   /** Records of concurrent handlers share one unordered insert. */
   private readonly records: Batcher<ProcessedEventDoc>;
   /** Checks of concurrent handlers share one `find` by `_id`. */
@@ -25,19 +38,9 @@ export class ProcessedEvents {
    * event is acknowledged by then; see `once`).
    */
   constructor(
-    connection: Connection,
+    private readonly model: Model<ProcessedEventDoc>,
     private readonly onRecordFailed: (error: unknown) => void = () => undefined,
   ) {
-    const schema = new Schema<ProcessedEventDoc>(
-      { _id: { type: String, required: true }, processed_at: { type: Date, required: true } },
-      { versionKey: false },
-    );
-    // The retention job's field (docs/retention.md); used on MongoDB 7, not by the local server.
-    schema.index({ processed_at: 1 });
-    this.model =
-      (connection.models.ProcessedEvent as Model<ProcessedEventDoc> | undefined) ??
-      connection.model<ProcessedEventDoc>('ProcessedEvent', schema, 'processed_events');
-    const model = this.model;
     this.seen = new BatchedLookup(async (ids) => {
       const found = await model
         .find({ _id: { $in: ids } }, { _id: 1 })

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { Schema, type Connection, type Model } from 'mongoose';
 import {
   MerchantCounts,
+  merchantCountsModel,
   NewestList,
   TenantRepository,
   connectMongo,
@@ -36,7 +37,7 @@ beforeAll(async () => {
   // Indexes built before the first write: on the local server an insert racing a new
   // collection's index build fails ("Unknown error: null").
   await model.init();
-  counts = new MerchantCounts(mongo, 'row_counts', 3);
+  counts = new MerchantCounts(merchantCountsModel(mongo, 'row_counts'), 3);
 });
 
 afterAll(async () => {

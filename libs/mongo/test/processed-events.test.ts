@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
-import { ProcessedEvents, connectMongo } from '../src';
+import { ProcessedEvents, connectMongo, processedEventModel } from '../src';
 
 let mongo: Connection;
 
@@ -28,7 +28,9 @@ async function recorded(processed: ProcessedEvents, eventId: string): Promise<bo
 
 it('applies an event once: its record, written after the effect, stops a redelivery', async () => {
   const failures: unknown[] = [];
-  const processed = new ProcessedEvents(mongo, (error) => failures.push(error));
+  const processed = new ProcessedEvents(processedEventModel(mongo), (error) =>
+    failures.push(error),
+  );
   const eventId = randomUUID();
   let applied = 0;
   let recordedBeforeEffectDone: boolean | undefined;
@@ -46,7 +48,7 @@ it('applies an event once: its record, written after the effect, stops a redeliv
 });
 
 it('records concurrent events, each once', async () => {
-  const processed = new ProcessedEvents(mongo);
+  const processed = new ProcessedEvents(processedEventModel(mongo));
   const ids = Array.from({ length: 50 }, () => randomUUID());
   const applied = new Map<string, number>();
   const applyOf = (id: string) => async () => {
@@ -59,7 +61,7 @@ it('records concurrent events, each once', async () => {
 });
 
 it('does not record an event whose apply failed, so its redelivery applies it', async () => {
-  const processed = new ProcessedEvents(mongo);
+  const processed = new ProcessedEvents(processedEventModel(mongo));
   const eventId = randomUUID();
   await expect(
     processed.once('test', eventId, async () => {

@@ -29,6 +29,9 @@ import { ProgramStatsUseCase } from './domain/program-stats';
 import { ProgramFiguresRepository } from './data/program-figures.repository';
 import { couponModel } from './data/coupon.schema';
 import { ssoTokenModel } from './data/sso-token.schema';
+import { emailConfirmationModel } from './data/email-confirmation.schema';
+import { walletConfirmationModel } from './data/wallet-confirmation.schema';
+import { sentMailModel } from './data/sent-mail.schema';
 import { affiliateRetention } from './data/retention';
 import { CouponUseCases } from './domain/coupons';
 import { MagicLinks } from './domain/magic-links';
@@ -43,12 +46,15 @@ export const affiliateModels = (mongo: Connection) => ({
   link: linkModel(mongo),
   coupon: couponModel(mongo),
   ssoToken: ssoTokenModel(mongo),
+  emailConfirmation: emailConfirmationModel(mongo),
+  walletConfirmation: walletConfirmationModel(mongo),
+  sentMail: sentMailModel(mongo),
   facts: factModels(mongo),
 });
 type AffiliateModels = ReturnType<typeof affiliateModels>;
 
-export async function buildAffiliate(deps: ServiceDeps<AffiliateConfig, AffiliateModels>) {
-  const { config, log, models, mongo, nc, relay } = deps;
+export function buildAffiliate(deps: ServiceDeps<AffiliateConfig, AffiliateModels>) {
+  const { config, log, models, nc, relay } = deps;
   // Repositories relay the events their writes queue; use cases never see the relay.
   const campaigns = new CampaignRepository(new TenantRepository(models.campaign), relay);
   const affiliates = new AffiliateRepository(new TenantRepository(models.affiliate), relay);
@@ -65,8 +71,8 @@ export async function buildAffiliate(deps: ServiceDeps<AffiliateConfig, Affiliat
     presenter,
   );
 
-  const mail = await mailModule({
-    mongo,
+  const mail = mailModule({
+    models,
     config,
     affiliates,
     presenter,
@@ -96,7 +102,7 @@ export async function buildAffiliate(deps: ServiceDeps<AffiliateConfig, Affiliat
     ],
     intervals: [
       { everyMs: COUNTER_REPAIR_MS, run: () => derived.repair(), failure: 'counter repair failed' },
-      retentionJob(affiliateRetention(mongo), config.RETENTION_PRUNE_MS),
+      retentionJob(affiliateRetention(models), config.RETENTION_PRUNE_MS),
     ],
     rpc: affiliateRpcTable({
       affiliates: affiliateUseCases,

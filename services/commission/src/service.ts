@@ -2,7 +2,7 @@
 import { STREAMS } from '@aff/contracts';
 import { defineService, type ServiceDeps } from '@aff/kernel';
 import { startConsumer } from '@aff/messaging';
-import { MerchantCounts, NEWEST_KEPT, NewestList } from '@aff/mongo';
+import { MerchantCounts, NEWEST_KEPT, NewestList, merchantCountsModel } from '@aff/mongo';
 import type { Connection } from 'mongoose';
 import { configSchema, loadCommissionConfig, type CommissionConfig } from './config';
 import { chargesConsumer } from './consumers/charges.consumer';
@@ -23,14 +23,15 @@ export const commissionModels = (mongo: Connection) => ({
   sale: saleModel(mongo),
   commission: commissionModel(mongo),
   reviewDecision: reviewDecisionModel(mongo),
+  counts: merchantCountsModel(mongo, 'commission_counts'),
 });
 type CommissionModels = ReturnType<typeof commissionModels>;
 
 export function buildCommission(deps: ServiceDeps<CommissionConfig, CommissionModels>) {
-  const { config, log, models, mongo, nc, relay } = deps;
+  const { config, log, models, nc, relay } = deps;
   // The stores relay the events they write (in the document's outbox) after the write.
   const sales = new SaleRepository(models.sale, relay);
-  const counts = new MerchantCounts(mongo, 'commission_counts', NEWEST_KEPT);
+  const counts = new MerchantCounts(models.counts, NEWEST_KEPT);
   const commissions = new CommissionRepository(models.commission, relay, {
     counts,
     onCountFailed: (err) => log.warn({ err }, 'commissions written but not counted'),

@@ -45,7 +45,7 @@ beforeAll(async () => {
       }
     },
   };
-  wiring = buildPayout({ config, log, mongo, nc, models, relay });
+  wiring = buildPayout({ config, log, nc, models, relay });
   // Payments are completed by the test (twice, at once), not by the worker's queue.
   jest.spyOn(wiring.worker, 'enqueue').mockImplementation((_merchant, id) => {
     queued.push(id);

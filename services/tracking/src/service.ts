@@ -13,6 +13,8 @@ import {
   NewestList,
   ProcessedEvents,
   TenantRepository,
+  merchantCountsModel,
+  processedEventModel,
   retentionJob,
 } from '@aff/mongo';
 import type { Connection } from 'mongoose';
@@ -22,7 +24,7 @@ import { signInsConsumer } from './consumers/sign-ins.consumer';
 import { AddressFactsRepository, addressFactModels } from './data/address-facts.repository';
 import { PROCESSOR_EVENT_TYPE, processorConsumer } from './consumers/processor.consumer';
 import { CachedCatalogRepository } from './data/catalog-cache';
-import { StoredLinkCounts } from './data/link-counts';
+import { StoredLinkCounts, linkCountsModel } from './data/link-counts';
 import { catalogModels } from './data/catalog.schema';
 import { ReferralRepository } from './data/referral.repository';
 import { referralModel } from './data/referral.schema';
@@ -44,20 +46,23 @@ export const trackingModels = (mongo: Connection) => ({
   referral: referralModel(mongo),
   catalog: catalogModels(mongo),
   addressFacts: addressFactModels(mongo),
+  referralCounts: merchantCountsModel(mongo, 'referral_counts'),
+  linkCounts: linkCountsModel(mongo),
+  processed: processedEventModel(mongo),
 });
 type TrackingModels = ReturnType<typeof trackingModels>;
 
 /** Accepted visits written at once by the intake consumer (their inserts share one insertMany). */
 const INTAKE_CONCURRENCY = 64;
 
-export async function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingModels>) {
-  const { config, log, models, mongo, nc, relay } = deps;
+export function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingModels>) {
+  const { config, log, models, nc, relay } = deps;
   const referralsModel = models.referral;
   // The catalog lives in memory, loaded at start and kept current by events; link counts are
   // stored counters, read per referral shown (nothing per record is read at start).
   const catalogRepo = new CachedCatalogRepository(models.catalog);
-  const linkCounts = new StoredLinkCounts(mongo);
-  const counts = new MerchantCounts(mongo, 'referral_counts', NEWEST_KEPT);
+  const linkCounts = new StoredLinkCounts(models.linkCounts);
+  const counts = new MerchantCounts(models.referralCounts, NEWEST_KEPT);
   const newest = new NewestList(referralsModel, counts);
   // Relays the events its writes queue and keeps `newest` current; use cases never see either.
   const onCountFailed = (err: unknown) => log.warn({ err }, 'referrals written but not counted');
@@ -76,11 +81,7 @@ export async function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingMo
   const writer = new ReferralWriter(stored, presenter);
   // Durable-first visit intake: visits are queued in JetStream and written in batches; readers
   // see queued referrals too (ReferralsWithIntake), so every use case reads through it.
-  const queue = await JetStreamVisitQueue.open(
-    nc,
-    { replicas: config.NATS_STREAM_REPLICAS },
-    config.RPC_TIMEOUT_MS,
-  );
+  const queue = new JetStreamVisitQueue(nc, config.RPC_TIMEOUT_MS);
   const publisher = new EventPublisher(nc);
   const intake = new VisitIntake(stored, writer, async (events, context) => {
     for (const event of events) await publisher.publish(event, context);
@@ -89,7 +90,7 @@ export async function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingMo
   const addressFacts = new AddressFactsRepository(models.addressFacts);
   const fraud = new FraudCheck(addressFacts);
   const visits = new VisitUseCases(referrals, catalog, writer, queue, fraud);
-  const processed = new ProcessedEvents(mongo, (error) =>
+  const processed = new ProcessedEvents(models.processed, (error) =>
     log.warn({ err: (error as Error).message }, 'processor event applied but not recorded'),
   );
   const attribution = new AttributionUseCases(
@@ -158,6 +159,7 @@ export const trackingService = defineService({
   configSchema,
   loadConfig: loadTrackingConfig,
   models: trackingModels,
+  workQueues: [VISIT_INTAKE],
   // Only referrals carry events; the catalog copies are read models.
   outbox: (models) => [models.referral],
   build: buildTracking,

@@ -6,8 +6,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Connection, Model } from 'mongoose';
-import { MerchantCounts, NewestList, TenantRepository, connectMongo } from '@aff/mongo';
-import { StoredLinkCounts } from '../src/data/link-counts';
+import {
+  MerchantCounts,
+  NewestList,
+  TenantRepository,
+  connectMongo,
+  merchantCountsModel,
+} from '@aff/mongo';
+import { StoredLinkCounts, linkCountsModel } from '../src/data/link-counts';
 import { ReferralRepository } from '../src/data/referral.repository';
 import { referralModel, type ReferralDocument } from '../src/data/referral.schema';
 import type { ReferralRecord } from '../src/domain/records';
@@ -21,8 +27,8 @@ beforeAll(async () => {
   mongo = await connectMongo(process.env.MONGO_URL!, `link_counts_test_${Date.now()}`);
   model = referralModel(mongo);
   await model.init();
-  counts = new StoredLinkCounts(mongo);
-  const merchantCounts = new MerchantCounts(mongo, 'referral_counts', 1_000);
+  counts = new StoredLinkCounts(linkCountsModel(mongo));
+  const merchantCounts = new MerchantCounts(merchantCountsModel(mongo, 'referral_counts'), 1_000);
   referrals = new ReferralRepository(
     new TenantRepository(model, {
       counts: merchantCounts,
@@ -109,6 +115,6 @@ it('counts a step only when its conditional write applied, and survives a restar
 
   // A restart reads the stored counts; no referral is read (they are gone here).
   await model.deleteMany({ merchant_id: merchant });
-  const restarted = new StoredLinkCounts(mongo);
+  const restarted = new StoredLinkCounts(linkCountsModel(mongo));
   expect(await restarted.get(merchant, link)).toEqual({ visitors: 1, leads: 1, conversions: 0 });
 });

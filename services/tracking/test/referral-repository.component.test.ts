@@ -7,8 +7,14 @@ import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import { buildEvent } from '@aff/contracts';
 import type { PendingEvent } from '@aff/messaging';
-import { MerchantCounts, NewestList, TenantRepository, connectMongo } from '@aff/mongo';
-import { StoredLinkCounts } from '../src/data/link-counts';
+import {
+  MerchantCounts,
+  NewestList,
+  TenantRepository,
+  connectMongo,
+  merchantCountsModel,
+} from '@aff/mongo';
+import { StoredLinkCounts, linkCountsModel } from '../src/data/link-counts';
 import { ReferralRepository } from '../src/data/referral.repository';
 import { referralModel } from '../src/data/referral.schema';
 import { DuplicateError } from '../src/domain/ports';
@@ -23,12 +29,12 @@ beforeAll(async () => {
   mongo = await connectMongo(process.env.MONGO_URL!, `referral_repo_test_${Date.now()}`);
   const model = referralModel(mongo);
   await model.init();
-  const counts = new MerchantCounts(mongo, 'referral_counts', 1_000);
+  const counts = new MerchantCounts(merchantCountsModel(mongo, 'referral_counts'), 1_000);
   referrals = new ReferralRepository(
     new TenantRepository(model, { counts }),
     { relay: (pending) => void relayed.push(...pending) },
     new NewestList(model, counts),
-    new StoredLinkCounts(mongo),
+    new StoredLinkCounts(linkCountsModel(mongo)),
   );
 });
 afterAll(async () => {

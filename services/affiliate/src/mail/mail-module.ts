@@ -1,13 +1,13 @@
 /** Wires e-mail confirmation and notification mails into the service (one call from service.ts). */
-import type { Connection } from 'mongoose';
+import type { Model } from 'mongoose';
 import type { Logger } from '@aff/logging';
 import type { NatsConnection, RunningConsumer } from '@aff/messaging';
 import type { AffiliateConfig } from '../config';
 import { startMailConsumers } from '../consumers/mail.consumer';
-import { emailConfirmationModel } from '../data/email-confirmation.schema';
-import { walletConfirmationModel } from '../data/wallet-confirmation.schema';
+import type { EmailConfirmationRecord } from '../data/email-confirmation.schema';
+import type { WalletConfirmationRecord } from '../data/wallet-confirmation.schema';
 import { OneTimeTokenRepository } from '../data/one-time-token.repository';
-import { sentMailModel } from '../data/sent-mail.schema';
+import type { SentMailRecord } from '../data/sent-mail.schema';
 import type { AffiliatePresenter } from '../domain/affiliate-presenter';
 import { EmailConfirmations } from '../domain/email-confirmations';
 import { WalletConfirmations } from '../domain/wallet-confirmations';
@@ -23,17 +23,25 @@ export interface MailModule {
   start(nc: NatsConnection): Promise<RunningConsumer[]>;
 }
 
-export async function mailModule(deps: {
-  mongo: Connection;
+/** The mails' models, declared with the service's models (the kernel initialises them). */
+export interface MailModels {
+  emailConfirmation: Model<EmailConfirmationRecord>;
+  walletConfirmation: Model<WalletConfirmationRecord>;
+  sentMail: Model<SentMailRecord>;
+}
+
+export function mailModule(deps: {
+  models: MailModels;
   config: AffiliateConfig;
   affiliates: AffiliateStore;
   presenter: AffiliatePresenter;
   log: Logger;
-}): Promise<MailModule> {
-  const tokens = emailConfirmationModel(deps.mongo);
-  const walletTokens = walletConfirmationModel(deps.mongo);
-  const sent = sentMailModel(deps.mongo);
-  await Promise.all([tokens.init(), walletTokens.init(), sent.init()]);
+}): MailModule {
+  const {
+    emailConfirmation: tokens,
+    walletConfirmation: walletTokens,
+    sentMail: sent,
+  } = deps.models;
   const ttlMs = deps.config.EMAIL_CONFIRMATION_TTL_HOURS * 3_600_000;
   const confirmations = new EmailConfirmations(
     new OneTimeTokenRepository(tokens),

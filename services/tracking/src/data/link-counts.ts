@@ -20,7 +20,7 @@ import type { LinkCounts, ReferralRecord } from '../domain/records';
 
 export type { LinkCounts };
 
-interface LinkCountDoc extends LinkCounts {
+export interface LinkCountDoc extends LinkCounts {
   /** The link's id. */
   _id: string;
   merchant_id: string;
@@ -64,14 +64,12 @@ export function countsOfNew(record: ReferralRecord): Partial<LinkCounts> {
 }
 
 export class StoredLinkCounts implements LinkCountsReader {
-  readonly model: Model<LinkCountDoc>;
   private readonly reads: MerchantScopedLookup<LinkCountDoc>;
   /** Increments arriving together share one unordered `bulkWrite` of upserts. */
   private readonly increments: Batcher<Increment>;
 
-  constructor(connection: Connection) {
-    const model = linkCountsModel(connection);
-    this.model = model;
+  /** `model`: `linkCountsModel`, declared with the service's models. */
+  constructor(readonly model: Model<LinkCountDoc>) {
     this.reads = new MerchantScopedLookup(model, '_id');
     this.increments = new Batcher<Increment>({
       maxItems: 500,

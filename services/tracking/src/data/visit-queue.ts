@@ -18,7 +18,6 @@ import {
   type EventContext,
   type NatsConnection,
   type RunningConsumer,
-  type StreamPlacement,
 } from '@aff/messaging';
 import type { ReferralRecord } from '../domain/records';
 import type { AcceptedVisit, VisitQueue } from '../domain/ports';
@@ -30,29 +29,21 @@ import type { AcceptedVisit, VisitQueue } from '../domain/ports';
 const SHARE_OF_ANSWER_TIME_FOR_TRIES = 0.6;
 
 export class JetStreamVisitQueue implements VisitQueue {
-  private constructor(private readonly queue: KeyedWorkQueue) {}
+  private readonly queue: KeyedWorkQueue;
 
   /**
-   * `answerWithinMs`: how long the visit's caller waits for an answer (the gateway's RPC
-   * timeout). A visit the stream did not take at once is tried again for most of that time, so
-   * the answer, stored or 503, still reaches the page (see KeyedWorkQueue.add).
+   * On the stream of `VISIT_INTAKE`, which the kernel makes at start (the tracking service
+   * declares it in `workQueues`). `answerWithinMs`: how long the visit's caller waits for an
+   * answer (the gateway's RPC timeout). A visit the stream did not take at once is tried again
+   * for most of that time, so the answer, stored or 503, still reaches the page (see
+   * KeyedWorkQueue.add).
    */
-  static async open(
-    nc: NatsConnection,
-    placement: StreamPlacement,
-    answerWithinMs: number,
-  ): Promise<JetStreamVisitQueue> {
-    return new JetStreamVisitQueue(
-      await KeyedWorkQueue.open(
-        nc,
-        {
-          stream: VISIT_INTAKE.stream,
-          subjectPrefix: VISIT_INTAKE.subjectPrefix,
-          addDeadlineMs: Math.floor(answerWithinMs * SHARE_OF_ANSWER_TIME_FOR_TRIES),
-        },
-        placement,
-      ),
-    );
+  constructor(nc: NatsConnection, answerWithinMs: number) {
+    this.queue = new KeyedWorkQueue(nc, {
+      stream: VISIT_INTAKE.stream,
+      subjectPrefix: VISIT_INTAKE.subjectPrefix,
+      addDeadlineMs: Math.floor(answerWithinMs * SHARE_OF_ANSWER_TIME_FOR_TRIES),
+    });
   }
 
   async submit(record: ReferralRecord, context: EventContext): Promise<void> {
