@@ -173,11 +173,8 @@ function detail(e: PayoutExportView, csrf: string | null) {
           <dt>Total</dt>
           <dd>${money(e.total_cents, e.currency)}</dd>
         </div>
-        <div>
-          <dt>Created</dt>
-          <dd>${dateCell(e.created_at)}</dd>
-        </div>
       </dl>
+      <p>Created ${dateCell(e.created_at)}</p>
       <h3>Files</h3>
       <ul>
         ${e.files.map(

@@ -150,13 +150,13 @@ function totalsSection(totals: PayoutTotals, csrf: string | null) {
           ? html`<form class="filters" method="post" action="/console/payouts/exports">
               <input type="hidden" name="_csrf" value="${csrf}" />
               <label for="export-currency"
-                >Currency
+                >Currency to export
                 <select id="export-currency" name="currency">
                   ${dueCurrencies.map((c) => html`<option value="${c}">${c}</option>`)}
                 </select></label
               >
               <label for="export-format"
-                >Format
+                >File format
                 <select id="export-format" name="format">
                   ${PAYOUT_EXPORT_FORMATS.map(
                     (f) => html`<option value="${f}">${FORMAT_NAMES[f]}</option>`,
