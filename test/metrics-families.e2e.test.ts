@@ -134,7 +134,7 @@ describe('metrics', () => {
         rpc_method: 'createAffiliate',
       }),
     ).toBeGreaterThan(0);
-    const consumer = { messaging_consumer_group_name: 'affiliate-referral-counters' };
+    const consumer = { messaging_consumer_group_name: 'affiliate-referral-counts' };
     expectCount(total(affiliateSvc, 'messaging_consumer_lag', consumer));
     expectCount(total(affiliateSvc, 'messaging_consumer_redelivered', consumer));
     expectCount(total(affiliateSvc, 'outbox_backlog'));

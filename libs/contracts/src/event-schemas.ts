@@ -18,6 +18,7 @@ import {
 } from './views-money';
 import { payoutExportViewSchema } from './views-export';
 import { webhookEndpointViewSchema } from './views-webhook';
+import { referralCountsSchema } from './referral-counts';
 
 export const chargeAttributedSchema = z.object({
   processor_event_id: z.string(),
@@ -106,6 +107,7 @@ export const EVENT_SCHEMAS = {
   'webhook_endpoint.disabled': webhookEndpointViewSchema,
   'charge.attributed': chargeAttributedSchema,
   'coupon_referral.updated': couponReferralSchema,
+  'referral_counts.updated': referralCountsSchema,
   'charge.refund_attributed': chargeRefundAttributedSchema,
   'processor.received': processorReceivedSchema,
   'affiliate.email_change_requested': emailChangeRequestedSchema,

@@ -15,6 +15,7 @@ import type {
   SaleView,
 } from './views-money';
 import type { PayoutExportView } from './views-export';
+import type { ReferralCounts } from './referral-counts';
 import type { WebhookEndpointView } from './views-webhook';
 
 export interface EventMap {
@@ -52,7 +53,10 @@ export interface EventMap {
   'webhook_endpoint.disabled': WebhookEndpointView;
   /** Internal, never sent to merchants. */
   'charge.attributed': ChargeAttributed;
+  /** Internal, no longer published (referral_counts.updated replaced it); kept: names are append-only. */
   'coupon_referral.updated': CouponReferral;
+  /** Internal: absolute referral counts of the links, affiliates and coupons a batch touched. */
+  'referral_counts.updated': ReferralCounts;
   'charge.refund_attributed': ChargeRefundAttributed;
   'processor.received': ProcessorReceived;
   /** Internal: an affiliate's new address awaits confirmation (the affiliate mailer sends the link). */

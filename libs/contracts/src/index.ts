@@ -20,3 +20,4 @@ export * from './operations';
 export * from './openapi';
 export * from './event-schemas';
 export * from './visit-intake-message';
+export * from './referral-counts';

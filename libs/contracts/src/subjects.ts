@@ -28,7 +28,10 @@ export const STREAMS = {
     name: 'EVT_AFFILIATE',
     aggregates: ['affiliate', 'affiliate_link', 'affiliate_coupon', 'campaign'],
   },
-  tracking: { name: 'EVT_TRACKING', aggregates: ['referral', 'charge', 'coupon_referral'] },
+  tracking: {
+    name: 'EVT_TRACKING',
+    aggregates: ['referral', 'charge', 'coupon_referral', 'referral_counts'],
+  },
   commission: { name: 'EVT_COMMISSION', aggregates: ['sale', 'commission'] },
   payout: { name: 'EVT_PAYOUT', aggregates: ['payout', 'payout_export'] },
   /** Endpoint health (`webhook_endpoint.disabled`), from the webhook service's outbox. */

@@ -14,6 +14,7 @@ import {
 } from './pending-events';
 import { MerchantScopedLookup } from './batched-lookup';
 import { ConditionalUpserts } from './conditional-upserts';
+import { BulkUpdates } from './bulk-updates';
 import { failuresByIndex } from './bulk-failures';
 import type { MerchantCounts } from './merchant-counts';
 
@@ -44,10 +45,13 @@ export interface TenantRepositoryOptions<T = unknown> {
    */
   counts?: MerchantCounts;
   /**
-   * More counting of each inserted batch, in the same flush and before its callers hear of it
-   * (e.g. tracking's per-link counts); same crash window as `counts`.
+   * Counting of each inserted batch that must stay exact across a crash (tracking's referral
+   * counts): run before the batch's `insertMany` (it may add fields to the documents), it
+   * answers what to run, in the same flush, with the documents the batch inserted. When it
+   * fails, the batch fails and nothing is inserted; what the second step could not do is left
+   * to its owner's sweep.
    */
-  alsoCount?: (inserted: T[]) => Promise<void>;
+  countBatch?: (docs: T[]) => Promise<((inserted: T[]) => Promise<void>) | null>;
   /** Told when a batch was inserted but its count could not be raised. */
   onCountFailed?: (error: unknown) => void;
 }
@@ -59,19 +63,22 @@ export class TenantRepository<T extends TenantRecord> {
   private readonly uniqueReads = new Map<string, MerchantScopedLookup<T>>();
   /** Conditional updates that arrive together share one unordered `bulkWrite` (see `applyIf`). */
   private readonly conditionalUpdates = new ConditionalUpserts();
+  /** Raises (`raise`) that arrive together share one unordered `bulkWrite`. */
+  private readonly raises = new BulkUpdates();
 
   constructor(
     readonly model: Model<T>,
     opts: TenantRepositoryOptions<T> = {},
   ) {
-    const { counts, alsoCount, onCountFailed = () => undefined } = opts;
+    const { counts, countBatch, onCountFailed = () => undefined } = opts;
     this.inserts = new Batcher<T>({
       flush: async (docs) => {
+        const settle = countBatch ? await countBatch(docs) : null;
         const results = await insertManyUnordered(model, docs);
         const inserted = docs.filter((_, i) => !results[i]);
         await Promise.all([
           counts?.added(inserted).catch(onCountFailed),
-          alsoCount?.(inserted).catch(onCountFailed),
+          settle?.(inserted).catch(onCountFailed),
         ]);
         return results;
       },
@@ -203,6 +210,28 @@ export class TenantRepository<T extends TenantRecord> {
       withPendingEvents(update, stored) as Record<string, unknown>,
     );
     return applied ? this.relayItems(id, stored) : null;
+  }
+
+  /**
+   * Raises numeric fields of records of one merchant to at least the given values (`$max`);
+   * concurrent raises share one unordered `bulkWrite`. Monotonic, so a repeat or a late, older
+   * figure changes nothing.
+   * A record that does not exist is not created.
+   */
+  async raise(
+    merchantId: string,
+    rows: { id: string; values: Record<string, number> }[],
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    await Promise.all(
+      rows.map((row) =>
+        this.raises.updateOne(
+          this.model,
+          { _id: row.id, merchant_id: merchantId },
+          { $max: row.values },
+        ),
+      ),
+    );
   }
 
   async deleteById(merchantId: string, id: string): Promise<void> {

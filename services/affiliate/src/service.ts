@@ -5,19 +5,18 @@ import { startConsumer } from '@aff/messaging';
 import { TenantRepository, retentionJob } from '@aff/mongo';
 import type { Connection } from 'mongoose';
 import { configSchema, loadAffiliateConfig, type AffiliateConfig } from './config';
-import {
-  moneyCountersConsumer,
-  referralCountersConsumer,
-} from './consumers/derived-counters.consumer';
+import { moneyCountersConsumer } from './consumers/derived-counters.consumer';
+import { referralCountsConsumer } from './consumers/referral-counts.consumer';
 import { affiliateModel } from './data/affiliate.schema';
 import { AffiliateRepository } from './data/affiliate.repository';
 import { CampaignRepository } from './data/campaign.repository';
-import { CounterRepository } from './data/counter.repository';
+import { StatsFactsRepository } from './data/stats-facts.repository';
 import { CouponRepository } from './data/coupon.repository';
 import { factModels } from './data/facts.schema';
 import { LinkRepository } from './data/link.repository';
 import { OneTimeTokenRepository } from './data/one-time-token.repository';
 import { DerivedCounters } from './domain/derived-counters';
+import { ReferralCounts } from './domain/referral-counts';
 import { campaignModel } from './data/campaign.schema';
 import { linkModel } from './data/link.schema';
 import { AffiliatePresenter } from './domain/affiliate-presenter';
@@ -37,7 +36,7 @@ import { CouponUseCases } from './domain/coupons';
 import { MagicLinks } from './domain/magic-links';
 import { mailModule } from './mail/mail-module';
 
-/** How often the derived counters are checked against their facts and repaired. */
+/** How often `commission_stats` is checked against its facts and repaired. */
 const COUNTER_REPAIR_MS = 30_000;
 
 export const affiliateModels = (mongo: Connection) => ({
@@ -79,16 +78,21 @@ export function buildAffiliate(deps: ServiceDeps<AffiliateConfig, AffiliateModel
     log,
   });
 
-  const derived = new DerivedCounters(
-    new CounterRepository(models.facts, models.affiliate, models.link, models.coupon),
-  );
+  const derived = new DerivedCounters(new StatsFactsRepository(models.facts, affiliates));
+  const referralCounts = new ReferralCounts({
+    link: links,
+    affiliate: affiliates,
+    coupon: coupons,
+  });
   return {
     consumers: [
+      // Tracking's absolute counts, one event per batch it wrote (the per-referral consumer
+      // 'affiliate-referral-counters' and its facts are gone: docs/decisions.md).
       () =>
         startConsumer(nc, {
           stream: STREAMS.tracking.name,
-          durable: 'affiliate-referral-counters',
-          ...referralCountersConsumer(derived),
+          durable: 'affiliate-referral-counts',
+          ...referralCountsConsumer(referralCounts),
           log,
         }),
       () =>

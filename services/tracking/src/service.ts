@@ -1,5 +1,5 @@
 /** Wiring of the tracking service: its models and object graph; the kernel runs it. */
-import { STREAMS, VISIT_INTAKE } from '@aff/contracts';
+import { STREAMS, VISIT_INTAKE, buildEvent } from '@aff/contracts';
 import { defineService, type ServiceDeps } from '@aff/kernel';
 import {
   EventPublisher,
@@ -24,7 +24,11 @@ import { signInsConsumer } from './consumers/sign-ins.consumer';
 import { AddressFactsRepository, addressFactModels } from './data/address-facts.repository';
 import { PROCESSOR_EVENT_TYPE, processorConsumer } from './consumers/processor.consumer';
 import { CachedCatalogRepository } from './data/catalog-cache';
-import { StoredLinkCounts, linkCountsModel } from './data/link-counts';
+import { StoredLinkCounts } from './data/link-counts';
+import { countInserts } from './data/count-inserts';
+import { ReferralTallies } from './data/referral-tallies';
+import { tallyModels } from './data/referral-tally.schema';
+import { SWEEP_EVERY_MS, TallySweep } from './data/tally-sweep';
 import { catalogModels } from './data/catalog.schema';
 import { ReferralRepository } from './data/referral.repository';
 import { referralModel } from './data/referral.schema';
@@ -47,7 +51,7 @@ export const trackingModels = (mongo: Connection) => ({
   catalog: catalogModels(mongo),
   addressFacts: addressFactModels(mongo),
   referralCounts: merchantCountsModel(mongo, 'referral_counts'),
-  linkCounts: linkCountsModel(mongo),
+  tallies: tallyModels(mongo),
   processed: processedEventModel(mongo),
 });
 type TrackingModels = ReturnType<typeof trackingModels>;
@@ -61,17 +65,26 @@ export function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingModels>)
   // The catalog lives in memory, loaded at start and kept current by events; link counts are
   // stored counters, read per referral shown (nothing per record is read at start).
   const catalogRepo = new CachedCatalogRepository(models.catalog);
-  const linkCounts = new StoredLinkCounts(models.linkCounts);
+  const linkCounts = new StoredLinkCounts(models.tallies.link);
   const counts = new MerchantCounts(models.referralCounts, NEWEST_KEPT);
   const newest = new NewestList(referralsModel, counts);
+  const publisher = new EventPublisher(nc);
+  // Exact referral counts per link, affiliate and coupon, published once per batch.
+  const tallies = new ReferralTallies(
+    models.tallies,
+    (merchantId, data) =>
+      publisher.publish(buildEvent('referral_counts.updated', merchantId, { counts: data })),
+    (err: unknown) => log.warn({ err }, 'referral counts settled but not published yet'),
+  );
   // Relays the events its writes queue and keeps `newest` current; use cases never see either.
   const onCountFailed = (err: unknown) => log.warn({ err }, 'referrals written but not counted');
   const tenant = new TenantRepository(referralsModel, {
     counts,
-    alsoCount: (inserted) => linkCounts.added(inserted),
+    countBatch: countInserts(tallies),
     onCountFailed,
   });
-  const stored = new ReferralRepository(tenant, relay, newest, linkCounts, onCountFailed);
+  const stored = new ReferralRepository(tenant, relay, newest, tallies, onCountFailed);
+  const sweep = new TallySweep(tallies, (merchantId, ids) => stored.marksOf(merchantId, ids));
 
   const catalog = new Catalog(
     catalogRepo,
@@ -82,7 +95,6 @@ export function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingModels>)
   // Durable-first visit intake: visits are queued in JetStream and written in batches; readers
   // see queued referrals too (ReferralsWithIntake), so every use case reads through it.
   const queue = new JetStreamVisitQueue(nc, config.RPC_TIMEOUT_MS);
-  const publisher = new EventPublisher(nc);
   const intake = new VisitIntake(stored, writer, async (events, context) => {
     for (const event of events) await publisher.publish(event, context);
   });
@@ -142,6 +154,7 @@ export function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingModels>)
         }),
     ],
     intervals: [
+      { everyMs: SWEEP_EVERY_MS, run: () => sweep.run(), failure: 'referral count sweep failed' },
       retentionJob([processed.retention, ...addressFacts.retention], config.RETENTION_PRUNE_MS),
     ],
     rpc: trackingRpcTable({

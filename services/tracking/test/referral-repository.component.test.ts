@@ -14,7 +14,6 @@ import {
   connectMongo,
   merchantCountsModel,
 } from '@aff/mongo';
-import { StoredLinkCounts, linkCountsModel } from '../src/data/link-counts';
 import { ReferralRepository } from '../src/data/referral.repository';
 import { referralModel } from '../src/data/referral.schema';
 import { DuplicateError } from '../src/domain/ports';
@@ -34,7 +33,7 @@ beforeAll(async () => {
     new TenantRepository(model, { counts }),
     { relay: (pending) => void relayed.push(...pending) },
     new NewestList(model, counts),
-    new StoredLinkCounts(linkCountsModel(mongo)),
+    { reserve: async () => null },
   );
 });
 afterAll(async () => {

@@ -1,38 +1,14 @@
-/** Referral, commission and sale events feed the counters and statistics of affiliates. */
-import type { CommissionView, ReferralView, SaleView } from '@aff/contracts';
+/** Commission and sale events feed the affiliates' `commission_stats`. */
+import type { CommissionView, SaleView } from '@aff/contracts';
 import { eventHandlers, type EventHandler } from '@aff/messaging';
 import type { DerivedCounters } from '../domain/derived-counters';
 
 /*
- * Events of one record (a referral, commission or sale) are handled in order, keyed by the
- * record; everything else runs concurrently, because every counter moves by an atomic `$inc`
- * (see domain/derived-counters.ts).
+ * Events of one record (a commission or sale) are handled in order, keyed by the record;
+ * everything else runs concurrently, because the statistics move by atomic `$inc`s (see
+ * domain/derived-counters.ts).
  */
-const byId = (data: ReferralView | CommissionView | SaleView) => data.id;
-
-export function referralCountersConsumer(counters: DerivedCounters) {
-  const onReferral: EventHandler<
-    'referral.created' | 'referral.lead' | 'referral.converted' | 'referral.updated'
-  > = (data, { event }) =>
-    counters.onReferral(event.merchant_id, data, event.type === 'referral.created');
-  return eventHandlers(
-    {
-      'referral.created': onReferral,
-      'referral.lead': onReferral,
-      'referral.converted': onReferral,
-      'referral.updated': onReferral,
-      'coupon_referral.updated': (data, { event }) =>
-        counters.onCouponReferral(event.merchant_id, data),
-    },
-    {
-      'referral.created': byId,
-      'referral.lead': byId,
-      'referral.converted': byId,
-      'referral.updated': byId,
-      'coupon_referral.updated': (data) => data.referral_id,
-    },
-  );
-}
+const byId = (data: CommissionView | SaleView) => data.id;
 
 export function moneyCountersConsumer(counters: DerivedCounters) {
   const onCommission: EventHandler<

@@ -1,16 +1,21 @@
 /** Affiliates over MongoDB: the `AffiliateStore` port (see outbox-repository.ts for writes). */
 import type { FilterQuery } from 'mongoose';
 import type { EventRelay } from '@aff/messaging';
-import { type TenantRepository } from '@aff/mongo';
-import type { AffiliateFilters, AffiliateStore, Page } from '../domain/ports';
+import type { CommissionStats } from '@aff/contracts';
+import { BulkUpdates, type TenantRepository } from '@aff/mongo';
+import type { AffiliateFilters, AffiliateStatsStore, AffiliateStore, Page } from '../domain/ports';
+import type { StatDelta } from '../domain/stat-deltas';
 import type { AffiliateRecord } from '../domain/records';
 import type { AffiliateDocument } from './affiliate.schema';
 import { OutboxRepository } from './outbox-repository';
+import { statsUpdate } from './stats-update';
 
 export class AffiliateRepository
   extends OutboxRepository<AffiliateRecord>
-  implements AffiliateStore
+  implements AffiliateStore, AffiliateStatsStore
 {
+  private readonly statsUpdates = new BulkUpdates();
+
   constructor(repo: TenantRepository<AffiliateDocument>, relay: EventRelay) {
     super(repo, relay);
   }
@@ -48,6 +53,19 @@ export class AffiliateRepository
       query.$or = [{ first_name: part }, { last_name: part }];
     }
     return this.repo.page(merchantId, query, skip, limit);
+  }
+
+  /** Concurrent deltas share one unordered bulk write (a hot affiliate: one write per batch). */
+  addStats(merchantId: string, affiliateId: string, changes: StatDelta): Promise<void> {
+    return this.statsUpdates.updateOne(
+      this.repo.model,
+      { _id: affiliateId, merchant_id: merchantId },
+      statsUpdate(changes),
+    );
+  }
+
+  async setStats(merchantId: string, affiliateId: string, stats: CommissionStats): Promise<void> {
+    await this.repo.update(merchantId, affiliateId, { $set: { commission_stats: stats } });
   }
 
   async countSignIn(merchantId: string, id: string): Promise<void> {

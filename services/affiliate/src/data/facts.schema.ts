@@ -1,86 +1,56 @@
 /**
- * Facts this service keeps from other services' events, only to derive counters and
- * commission statistics. Each is keyed by the other service's record id, so a replayed event
- * rewrites the same fact instead of counting twice.
+ * Facts this service keeps from the commission service's events, only to derive the
+ * affiliates' `commission_stats`. Each is keyed by the other service's record id, so a replayed
+ * event rewrites the same fact instead of counting twice. (Referral counts come absolute from
+ * tracking instead: no facts. The old `referral_facts` and `coupon_referral_facts` collections
+ * are no longer read: docs/decisions.md, "Referral counts".)
  */
 import { Schema, type Connection, type Model } from 'mongoose';
-import type { CommissionFact, CouponReferralFact, ReferralFact, SaleFact } from '../domain/records';
+import type { VersionedFactKind } from '../domain/ports';
+import type { CommissionFact, SaleFact } from '../domain/records';
 
-export type { CommissionFact, CouponReferralFact, ReferralFact, SaleFact };
+export type { CommissionFact, SaleFact };
 
-export function factModels(connection: Connection) {
-  const referral = new Schema<ReferralFact>(
+/** Commission and sale facts as stored: one shape, the other kind's fields absent. */
+export type StoredFact = Omit<CommissionFact, 'amount' | 'state'> &
+  Partial<Pick<CommissionFact, 'amount' | 'state'>> &
+  Partial<Pick<SaleFact, 'gross_cents' | 'net_cents'>>;
+
+function factSchema(fields: Record<string, typeof Number | typeof String>) {
+  const schema = new Schema<StoredFact>(
     {
       _id: String,
       merchant_id: String,
       affiliate_id: String,
-      link_id: String,
-      lead: Number,
-      conversion: Number,
+      currency: String,
+      ...fields,
+      updated_at: String,
       pending_since: Date,
     },
     { versionKey: false },
   );
   // The local server (mongo-java-server) uses an index only for a filter with exactly its
-  // fields; these make the derived counters' conditional writes index lookups (see
+  // fields; these make the conditional writes and the mark look-ups index reads (see
   // derived-counters.ts). On MongoDB they are redundant with `_id` and cheap.
-  referral.index({ _id: 1, pending_since: 1 }, { unique: true });
-  referral.index({ merchant_id: 1, affiliate_id: 1 });
-  referral.index({ merchant_id: 1, link_id: 1 });
-  const commission = new Schema<CommissionFact>(
-    {
-      _id: String,
-      merchant_id: String,
-      affiliate_id: String,
-      currency: String,
-      amount: Number,
-      state: String,
-      updated_at: String,
-      pending_since: Date,
-    },
-    { versionKey: false },
-  );
-  commission.index({ _id: 1, pending_since: 1 }, { unique: true });
-  commission.index({ _id: 1, merchant_id: 1, updated_at: 1 }, { unique: true });
-  commission.index({ merchant_id: 1, affiliate_id: 1 });
-  const sale = new Schema<SaleFact>(
-    {
-      _id: String,
-      merchant_id: String,
-      affiliate_id: String,
-      currency: String,
-      gross_cents: Number,
-      net_cents: Number,
-      updated_at: String,
-      pending_since: Date,
-    },
-    { versionKey: false },
-  );
-  sale.index({ _id: 1, pending_since: 1 }, { unique: true });
-  sale.index({ _id: 1, merchant_id: 1, updated_at: 1 }, { unique: true });
-  sale.index({ merchant_id: 1, affiliate_id: 1 });
-  const couponReferral = new Schema<CouponReferralFact>(
-    { _id: String, merchant_id: String, coupon_id: String, lead: Number, conversion: Number },
-    { versionKey: false },
-  );
-  couponReferral.index({ merchant_id: 1, coupon_id: 1 });
+  schema.index({ _id: 1, pending_since: 1 }, { unique: true });
+  schema.index({ _id: 1, merchant_id: 1, updated_at: 1 }, { unique: true });
+  schema.index({ merchant_id: 1, affiliate_id: 1 });
+  return schema;
+}
+
+export type FactModels = Record<VersionedFactKind, Model<StoredFact>>;
+
+export function factModels(connection: Connection): FactModels {
   return {
-    couponReferrals: connection.model<CouponReferralFact>(
-      'CouponReferralFact',
-      couponReferral,
-      'coupon_referral_facts',
-    ) as Model<CouponReferralFact>,
-    referrals: connection.model<ReferralFact>(
-      'ReferralFact',
-      referral,
-      'referral_facts',
-    ) as Model<ReferralFact>,
-    commissions: connection.model<CommissionFact>(
+    commissions: connection.model<StoredFact>(
       'CommissionFact',
-      commission,
+      factSchema({ amount: Number, state: String }),
       'commission_facts',
-    ) as Model<CommissionFact>,
-    sales: connection.model<SaleFact>('SaleFact', sale, 'sale_facts') as Model<SaleFact>,
+    ),
+    sales: connection.model<StoredFact>(
+      'SaleFact',
+      factSchema({ gross_cents: Number, net_cents: Number }),
+      'sale_facts',
+    ),
   };
 }
-export type FactModels = ReturnType<typeof factModels>;

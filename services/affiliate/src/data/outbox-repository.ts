@@ -9,7 +9,7 @@ import type { FilterQuery, UpdateQuery } from 'mongoose';
 import type { EventEnvelope } from '@aff/contracts';
 import type { EventContext, EventRelay } from '@aff/messaging';
 import { mapDuplicate, type TenantRepository, type TenantRecord } from '@aff/mongo';
-import type { OutboxStore } from '../domain/ports';
+import type { CountRow, OutboxStore } from '../domain/ports';
 
 /** What a unique-key collision of this service's writes is reported as. */
 export const UNIQUE_KEY_TAKEN = 'A record with the same unique key';
@@ -55,6 +55,17 @@ export class OutboxRepository<
       events,
       context,
       expected as FilterQuery<R & TenantRecord>,
+    );
+  }
+
+  /**
+   * Raises counters of several records to tracking's absolute counts (`$max`, no event): the
+   * counters of links, affiliates and coupons are written by their own repositories.
+   */
+  async raiseCounts(merchantId: string, rows: CountRow[]): Promise<void> {
+    await this.repo.raise(
+      merchantId,
+      rows.map(({ id, ...values }) => ({ id, values })),
     );
   }
 

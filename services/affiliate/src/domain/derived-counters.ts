@@ -1,18 +1,24 @@
 /**
- * Counters and statistics that follow from other services' events: visitors/leads/conversions
- * of links and affiliates (from referral events) and commission_stats (from commission and sale
- * events). Each event first updates a fact keyed by the other service's record id, atomically
- * returning the fact as it was: the difference is what the event changes, so the counters move
- * by `$inc` exactly once per change, whatever the order or number of deliveries. The fact is
- * marked `pending_since` in that same write and unmarked once the increment is applied; after a
- * crash in between, the repair sweep recounts the affected totals from the facts. A later event
+ * The affiliates' `commission_stats`, derived from commission and sale events. Each event first
+ * updates a fact keyed by the commission service's record id, atomically against the version it
+ * replaces: the difference is what the event changes, so the statistics move by `$inc` exactly
+ * once per change, whatever the order or number of deliveries. The fact is marked
+ * `pending_since` in that same write and unmarked once the increment is applied; after a crash
+ * in between, the repair sweep recounts the affiliate's statistics from the facts. A later event
  * of the same fact never replaces an earlier mark (the earlier writer may be the one that died),
- * so a redelivery after a crash cannot hide the missed increment from the sweep.
+ * so a redelivery after a crash cannot hide the missed increment from the sweep. (Referral
+ * counters are not derived here: tracking publishes them absolute, see referral-counts.ts.)
  */
-import type { CommissionView, CouponReferral, ReferralView, SaleView } from '@aff/contracts';
+import type { CommissionView, SaleView } from '@aff/contracts';
 import { commissionStats } from './commission-stats';
-import type { CounterStore, VersionedFact, VersionedFactKind } from './ports';
+import type { CommissionFact, SaleFact } from './records';
+import type { CounterStore, VersionedFact, VersionedFactFields, VersionedFactKind } from './ports';
 import { commissionDelta, saleDelta, type StatDelta } from './stat-deltas';
+
+/** What a commission or sale fact records of its record (besides whose it is and its version). */
+type FactValues =
+  | Pick<CommissionFact, 'currency' | 'amount' | 'state'>
+  | Pick<SaleFact, 'currency' | 'gross_cents' | 'net_cents'>;
 
 /** How long a fact may stay marked before the repair sweep recounts what it touches. */
 export const REPAIR_AFTER_MS = 120_000;
@@ -22,50 +28,6 @@ export class DerivedCounters {
     private readonly store: CounterStore,
     private readonly now: () => Date = () => new Date(),
   ) {}
-
-  async onCouponReferral(merchantId: string, fact: CouponReferral): Promise<void> {
-    await this.store.recordCouponReferral(merchantId, fact.referral_id, fact.coupon_id, {
-      lead: fact.lead ? 1 : 0,
-      conversion: fact.conversion ? 1 : 0,
-    });
-    const counts = await this.store.countCouponReferrals(merchantId, fact.coupon_id);
-    await this.store.setCouponCounts(merchantId, fact.coupon_id, counts);
-  }
-
-  /**
-   * `first`: the referral's created event. Its fact is inserted without reading (batched with
-   * others arriving together): an insert that succeeds proves nothing was counted before, and a
-   * duplicate key (a redelivery, or a later event of the referral that overtook it) sends it
-   * down the atomic read-and-raise path. That path is one `findOneAndUpdate` per event, which
-   * was the largest share of the database's work per visit.
-   */
-  async onReferral(merchantId: string, referral: ReferralView, first = false): Promise<void> {
-    const affiliateId =
-      referral.affiliate?.id ?? (await this.affiliateOfLink(merchantId, referral.link?.id));
-    if (!affiliateId) return;
-    const marker = this.now();
-    const after = {
-      lead: referral.became_lead_at ? 1 : 0,
-      conversion: referral.became_conversion_at ? 1 : 0,
-    };
-    const target = { affiliateId, linkId: referral.link?.id ?? null };
-    const inserted =
-      first &&
-      (await this.store.insertReferralFact(merchantId, referral.id, target, after, marker));
-    const before = inserted
-      ? null
-      : await this.store.markReferral(merchantId, referral.id, target, after, marker);
-    const delta = {
-      visitors: before ? 0 : 1,
-      leads: after.lead && !before?.lead ? 1 : 0,
-      conversions: after.conversion && !before?.conversion ? 1 : 0,
-    };
-    if (delta.visitors || delta.leads || delta.conversions) {
-      const linkId = before?.link_id ?? referral.link?.id ?? null;
-      await this.store.incrementCounters(merchantId, { affiliateId, linkId }, delta);
-    }
-    await this.store.unmark('referrals', referral.id, marker);
-  }
 
   /** `first`: the record's created event, whose fact most likely does not exist yet. */
   async onCommission(merchantId: string, commission: CommissionView, first = false): Promise<void> {
@@ -107,29 +69,14 @@ export class DerivedCounters {
   }
 
   /**
-   * Recounts, from the facts, every total a fact marked longer than `REPAIR_AFTER_MS` ago may
-   * have missed (its process died between the fact and the increment), then unmarks it.
+   * Recounts, from the facts, the statistics of every affiliate a fact marked longer than
+   * `REPAIR_AFTER_MS` ago may have missed (its process died between the fact and the
+   * increment), then unmarks it.
    */
   async repair(): Promise<number> {
     const olderThan = new Date(this.now().getTime() - REPAIR_AFTER_MS);
-    const { referrals, commissions, sales } = await this.store.findStale(olderThan, 500);
+    const { commissions, sales } = await this.store.findStale(olderThan, 500);
     const counted = new Set<string>();
-    for (const fact of referrals) {
-      const scopes: ({ affiliate_id: string } | { link_id: string })[] = [
-        { affiliate_id: fact.affiliate_id },
-      ];
-      if (fact.link_id) scopes.push({ link_id: fact.link_id });
-      for (const scope of scopes) {
-        const key = `${fact.merchant_id}:${JSON.stringify(scope)}`;
-        if (counted.has(key)) continue;
-        counted.add(key);
-        const counts = await this.store.countReferrals(fact.merchant_id, scope);
-        if ('link_id' in scope)
-          await this.store.setLinkCounts(fact.merchant_id, scope.link_id, counts);
-        else await this.store.setAffiliateCounts(fact.merchant_id, scope.affiliate_id, counts);
-      }
-      await this.store.unmark('referrals', fact._id, fact.pending_since as Date);
-    }
     const versioned: [VersionedFactKind, VersionedFact][] = [
       ...commissions.map((fact): [VersionedFactKind, VersionedFact] => ['commissions', fact]),
       ...sales.map((fact): [VersionedFactKind, VersionedFact] => ['sales', fact]),
@@ -142,7 +89,7 @@ export class DerivedCounters {
       }
       await this.store.unmark(kind, fact._id, fact.pending_since as Date);
     }
-    return referrals.length + commissions.length + sales.length;
+    return commissions.length + sales.length;
   }
 
   /**
@@ -160,7 +107,7 @@ export class DerivedCounters {
     affiliateId: string,
     id: string,
     updatedAt: string,
-    fields: Record<string, unknown>,
+    fields: FactValues,
     deltaFrom: (before: VersionedFact | null) => StatDelta,
     first: boolean,
   ): Promise<void> {
@@ -174,7 +121,7 @@ export class DerivedCounters {
       // A fact still marked by an earlier writer keeps that mark: the writer may have died
       // before its increment, and only the repair sweep can tell; our unmark leaves it alone.
       const inheritedMark = before?.pending_since ?? null;
-      const next = {
+      const next: VersionedFactFields = {
         ...fields,
         affiliate_id: affiliateId,
         updated_at: updatedAt,
@@ -194,13 +141,5 @@ export class DerivedCounters {
   private async recountStats(merchantId: string, affiliateId: string): Promise<void> {
     const { commissions, sales } = await this.store.findStatsFacts(merchantId, affiliateId);
     await this.store.setStats(merchantId, affiliateId, commissionStats(commissions, sales));
-  }
-
-  private async affiliateOfLink(
-    merchantId: string,
-    linkId: string | undefined,
-  ): Promise<string | null> {
-    if (!linkId) return null;
-    return this.store.affiliateOfLink(merchantId, linkId);
   }
 }

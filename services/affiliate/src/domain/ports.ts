@@ -12,7 +12,6 @@ import type {
   CouponRecord,
   EmailConfirmationRecord,
   LinkRecord,
-  ReferralFact,
   SaleFact,
   SsoTokenRecord,
   WalletConfirmationRecord,
@@ -45,6 +44,19 @@ export interface OutboxStore<T> {
   ): Promise<T | null>;
 }
 
+/** A record's referral counters as tracking counted them (coupons have no `visitors`). */
+export interface CountRow {
+  id: string;
+  visitors?: number;
+  leads: number;
+  conversions: number;
+}
+
+/** A store whose records carry referral counters, raised only (`$max`). */
+export interface CountedStore {
+  raiseCounts(merchantId: string, rows: CountRow[]): Promise<void>;
+}
+
 export interface AffiliateFilters {
   campaign_id?: string;
   email?: string;
@@ -54,7 +66,7 @@ export interface AffiliateFilters {
   name?: string;
 }
 
-export interface AffiliateStore extends OutboxStore<AffiliateRecord> {
+export interface AffiliateStore extends OutboxStore<AffiliateRecord>, CountedStore {
   /**
    * `findById` for consumers handling many events at once: look-ups made together share one
    * read, and callers asking for the same affiliate share one record, so treat it as read-only.
@@ -89,7 +101,7 @@ export interface LinkFilters {
   affiliate_id?: string;
 }
 
-export interface LinkStore extends OutboxStore<LinkRecord> {
+export interface LinkStore extends OutboxStore<LinkRecord>, CountedStore {
   findByToken(merchantId: string, token: string): Promise<LinkRecord | null>;
   /** Newest first, at most `limit`. */
   findByAffiliates(
@@ -108,7 +120,7 @@ export interface LinkStore extends OutboxStore<LinkRecord> {
   deleteById(merchantId: string, id: string): Promise<void>;
 }
 
-export interface CouponStore extends OutboxStore<CouponRecord> {
+export interface CouponStore extends OutboxStore<CouponRecord>, CountedStore {
   findByCode(merchantId: string, code: string): Promise<CouponRecord | null>;
   page(
     merchantId: string,
@@ -128,74 +140,21 @@ export type SsoTokenStore = OneTimeTokenStore<SsoTokenRecord>;
 export type EmailConfirmationStore = OneTimeTokenStore<EmailConfirmationRecord>;
 export type WalletConfirmationStore = OneTimeTokenStore<WalletConfirmationRecord>;
 
-export interface CounterChanges {
-  visitors: number;
-  leads: number;
-  conversions: number;
-}
-
 export type VersionedFactKind = 'commissions' | 'sales';
 export type VersionedFact = CommissionFact | SaleFact;
+/** A fact's next version as written (its id and merchant aside). */
+export type VersionedFactFields =
+  Omit<CommissionFact, '_id' | 'merchant_id'> | Omit<SaleFact, '_id' | 'merchant_id'>;
 
-/**
- * The facts behind the derived counters and the counters themselves (see derived-counters.ts).
- * Counter increments of concurrent events may share bulk writes; each call still resolves
- * only once its own write is done.
- */
-export interface CounterStore {
-  recordCouponReferral(
-    merchantId: string,
-    referralId: string,
-    couponId: string,
-    reached: { lead: number; conversion: number },
-  ): Promise<void>;
-  countCouponReferrals(
-    merchantId: string,
-    couponId: string,
-  ): Promise<{ leads: number; conversions: number }>;
-  setCouponCounts(
-    merchantId: string,
-    couponId: string,
-    counts: { leads: number; conversions: number },
-  ): Promise<void>;
-  /**
-   * Raises the referral fact to `reached` (inserting it with `affiliateId`/`linkId`), marks it
-   * pending since `marker` unless an older mark stays, and returns the fact as it was.
-   */
-  markReferral(
-    merchantId: string,
-    referralId: string,
-    fact: { affiliateId: string; linkId: string | null },
-    reached: { lead: number; conversion: number },
-    marker: Date,
-  ): Promise<ReferralFact | null>;
-  /**
-   * Inserts a new referral fact at `reached`, marked pending since `marker`, without reading
-   * first. False when the fact exists already (nothing is written then).
-   */
-  insertReferralFact(
-    merchantId: string,
-    referralId: string,
-    fact: { affiliateId: string; linkId: string | null },
-    reached: { lead: number; conversion: number },
-    marker: Date,
-  ): Promise<boolean>;
-  incrementCounters(
-    merchantId: string,
-    target: { affiliateId: string; linkId: string | null },
-    changes: CounterChanges,
-  ): Promise<void>;
-  /** Recounts from the referral facts of one affiliate or one link. */
-  countReferrals(
-    merchantId: string,
-    scope: { affiliate_id: string } | { link_id: string },
-  ): Promise<CounterChanges>;
-  setAffiliateCounts(
-    merchantId: string,
-    affiliateId: string,
-    counts: CounterChanges,
-  ): Promise<void>;
-  setLinkCounts(merchantId: string, linkId: string, counts: CounterChanges): Promise<void>;
+/** Affiliates' `commission_stats`, written by the affiliates' own repository. */
+export interface AffiliateStatsStore {
+  /** Adds a delta (concurrent calls may share one bulk write; each resolves once its own is done). */
+  addStats(merchantId: string, affiliateId: string, changes: StatDelta): Promise<void>;
+  setStats(merchantId: string, affiliateId: string, stats: CommissionStats): Promise<void>;
+}
+
+/** The facts behind `commission_stats`, and the statistics themselves (see derived-counters.ts). */
+export interface CounterStore extends AffiliateStatsStore {
   findVersionedFact(
     kind: VersionedFactKind,
     merchantId: string,
@@ -210,19 +169,16 @@ export interface CounterStore {
     merchantId: string,
     id: string,
     before: VersionedFact | null,
-    next: Record<string, unknown>,
+    next: VersionedFactFields,
   ): Promise<boolean>;
-  addStats(merchantId: string, affiliateId: string, changes: StatDelta): Promise<void>;
-  setStats(merchantId: string, affiliateId: string, stats: CommissionStats): Promise<void>;
   findStatsFacts(merchantId: string, affiliateId: string): Promise<StatsFacts>;
   /** Facts marked pending since before `olderThan` (at most `limit` of each kind). */
   findStale(
     olderThan: Date,
     limit: number,
-  ): Promise<{ referrals: ReferralFact[]; commissions: CommissionFact[]; sales: SaleFact[] }>;
+  ): Promise<{ commissions: CommissionFact[]; sales: SaleFact[] }>;
   /** Clears the mark, but only if it is still `marker`. */
-  unmark(kind: 'referrals' | VersionedFactKind, id: string, marker: Date): Promise<void>;
-  affiliateOfLink(merchantId: string, linkId: string): Promise<string | null>;
+  unmark(kind: VersionedFactKind, id: string, marker: Date): Promise<void>;
 }
 
 export interface StatsFacts {

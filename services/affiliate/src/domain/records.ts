@@ -135,26 +135,6 @@ export interface EmailConfirmationRecord {
   expires_at: Date;
   used_at: Date | null;
 }
-export interface ReferralFact {
-  _id: string;
-  merchant_id: string;
-  affiliate_id: string;
-  link_id: string | null;
-  /** 0 or 1; only ever raised ($max), so events may arrive in any order. */
-  lead: number;
-  conversion: number;
-  /** Set while the counters have not yet received this fact's last change (see derived-counters.ts). */
-  pending_since?: Date | null;
-}
-
-export interface CouponReferralFact {
-  _id: string;
-  merchant_id: string;
-  coupon_id: string;
-  lead: number;
-  conversion: number;
-}
-
 export interface CommissionFact {
   _id: string;
   merchant_id: string;

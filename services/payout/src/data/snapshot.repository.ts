@@ -1,5 +1,5 @@
 /** Latest copies of other services' records, kept from their events (newest wins). */
-import type { Model } from 'mongoose';
+import type { FilterQuery, Model } from 'mongoose';
 import { isDuplicateKeyError } from '@aff/mongo';
 import type { SnapshotStore } from '../domain/ports';
 import type { SnapshotRecord } from '../domain/records';
@@ -43,7 +43,7 @@ export class SnapshotRepository<R extends SnapshotRecord<unknown>> implements Sn
 
   async findById(merchantId: string, id: string): Promise<R | null> {
     return this.model
-      .findOne({ _id: id, merchant_id: merchantId } as never)
+      .findOne({ _id: id, merchant_id: merchantId } as FilterQuery<R>)
       .lean<R>()
       .exec();
   }
@@ -51,7 +51,7 @@ export class SnapshotRepository<R extends SnapshotRecord<unknown>> implements Sn
   async findByIds(merchantId: string, ids: string[]): Promise<R[]> {
     if (ids.length === 0) return [];
     return this.model
-      .find({ _id: { $in: [...new Set(ids)] }, merchant_id: merchantId } as never)
+      .find({ _id: { $in: [...new Set(ids)] }, merchant_id: merchantId } as FilterQuery<R>)
       .lean<R[]>()
       .exec();
   }

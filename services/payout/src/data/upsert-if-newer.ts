@@ -5,7 +5,7 @@
  * `bulkWrite` per collection (the read models apply every commission, affiliate and campaign
  * event they see, so a round trip each was most of this service's work per commission).
  */
-import type { Model } from 'mongoose';
+import type { FilterQuery, Model, UpdateQuery } from 'mongoose';
 import { ConditionalUpserts } from '@aff/mongo';
 
 interface Versioned {
@@ -38,6 +38,9 @@ export async function upsertIfNewer<T extends Versioned>(
   if (await upserts.upsert(model, filter, update)) return true;
   // The collision may also be a concurrent first insert of this record (MongoDB retries such an
   // upsert itself, not every server does): the copy that won is updated if it is older.
-  const result = await model.collection.updateOne(filter as never, set as never);
+  const result = await model.updateOne(filter as FilterQuery<T>, set as UpdateQuery<T>, {
+    // As the upsert above: the record as it is, without mongoose casting.
+    strict: false,
+  });
   return result.matchedCount > 0;
 }

@@ -152,7 +152,7 @@ export class CatalogRepository {
       (model as CatalogModels['campaigns'])
         .updateOne(
           { _id: id, merchant_id: merchantId, updated_at: { $not: { $gt: updatedAt } } },
-          { $set: { view, updated_at: updatedAt } } as never,
+          { $set: { view, updated_at: updatedAt } },
           { upsert: true },
         )
         .exec()

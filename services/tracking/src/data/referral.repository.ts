@@ -8,7 +8,7 @@
  */
 import type { FilterQuery, UpdateQuery } from 'mongoose';
 import type { EventEnvelope } from '@aff/contracts';
-import type { EventContext, EventRelay } from '@aff/messaging';
+import type { EventContext, EventRelay, PendingEvent } from '@aff/messaging';
 import { mapDuplicate, type NewestList, type TenantRepository } from '@aff/mongo';
 import {
   DuplicateError,
@@ -19,7 +19,8 @@ import {
 } from '../domain/ports';
 import { customerKey, type ReferralRecord } from '../domain/records';
 import type { ReferralDocument } from './referral.schema';
-import type { StoredLinkCounts } from './link-counts';
+import type { ReferralTallies } from './referral-tallies';
+import type { CountMarks } from './referral-tally.schema';
 
 /** Publishes events stored with a write (the kernel's outbox relay). */
 export class ReferralRepository implements ReferralStore {
@@ -27,7 +28,7 @@ export class ReferralRepository implements ReferralStore {
     private readonly repo: TenantRepository<ReferralDocument>,
     private readonly relay: EventRelay,
     private readonly newest: Pick<NewestList<ReferralDocument>, 'page'>,
-    private readonly linkCounts: Pick<StoredLinkCounts, 'add'>,
+    private readonly tallies: Pick<ReferralTallies, 'reserve'>,
     private readonly onCountFailed: (error: unknown) => void = () => undefined,
   ) {}
 
@@ -80,35 +81,57 @@ export class ReferralRepository implements ReferralStore {
     context: EventContext,
     change: ReferralChange = {},
   ): Promise<boolean> {
-    const update: UpdateQuery<ReferralDocument> = { $set: changes };
+    // The write's counts are reserved first and its steps carry the reservation's marks, so
+    // they are counted once whether or not this process lives to settle them.
+    const reservation = change.counts ? await this.tallies.reserve([change.counts]) : null;
+    const marks = reservation && change.counts ? reservation.marks(change.counts.delta) : {};
+    const update: UpdateQuery<ReferralDocument> = { $set: { ...changes, ...markFields(marks) } };
     if (change.addVisits) update.$inc = { visits: change.addVisits };
     const condition = (change.expected ?? {}) as FilterQuery<ReferralDocument>;
+    // A write that throws may still have landed: its reservation is left to the sweep, which
+    // reads from the marks whether it did.
+    const pending = await this.write(merchantId, id, condition, update, events, context, changes);
+    await reservation?.settle(() => pending !== null).catch(this.onCountFailed);
+    if (!pending) return false;
+    this.relay.relay(pending);
+    return true;
+  }
+
+  private async write(
+    merchantId: string,
+    id: string,
+    condition: FilterQuery<ReferralDocument>,
+    update: UpdateQuery<ReferralDocument>,
+    events: EventEnvelope[],
+    context: EventContext,
+    changes: Partial<ReferralRecord>,
+  ): Promise<PendingEvent[] | null> {
     if ('customer_key' in changes) {
       // A unique field: its duplicate key means "another referral has this customer".
       const result = await mapDuplicate(
         this.repo.updateIf(merchantId, id, condition, update, events, context),
         'Referral',
       );
-      if (!result) return false;
-      await this.countLink(merchantId, change);
-      this.relay.relay(result.pending);
-      return true;
+      return result ? result.pending : null;
     }
     // Referrals are never deleted and nothing else here is unique, so the batched
     // conditional write applies (TenantRepository.applyIf): one command per batch.
-    const pending = await this.repo.applyIf(merchantId, id, condition, update, events, context);
-    if (!pending) return false;
-    await this.countLink(merchantId, change);
-    this.relay.relay(pending);
-    return true;
+    return this.repo.applyIf(merchantId, id, condition, update, events, context);
   }
 
-  /** Raises the link's counts after its write applied (inserts are counted with their batch). */
-  private async countLink(merchantId: string, change: ReferralChange): Promise<void> {
-    if (!change.linkCounts) return;
-    const { linkId, delta } = change.linkCounts;
-    await this.linkCounts.add(merchantId, linkId, delta).catch(this.onCountFailed);
+  /** The `count_marks` of some referrals (the tallies' sweep settles by them). */
+  async marksOf(merchantId: string, ids: string[]): Promise<Map<string, CountMarks>> {
+    const docs = await this.repo.model
+      .find({ _id: { $in: ids }, merchant_id: merchantId }, { count_marks: 1 })
+      .lean<Pick<ReferralDocument, '_id' | 'count_marks'>[]>()
+      .exec();
+    return new Map(docs.map((doc) => [doc._id, doc.count_marks ?? {}]));
   }
+}
+
+/** Marks as `$set` fields: other steps' marks of the referral stay as they are. */
+function markFields(marks: CountMarks): Record<string, string> {
+  return Object.fromEntries(Object.entries(marks).map(([step, id]) => [`count_marks.${step}`, id]));
 }
 
 function toFilter(filters: ReferralFilters): FilterQuery<ReferralDocument> {

@@ -1,11 +1,18 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { StoredPendingEvent } from '@aff/mongo';
 import type { ReferralRecord } from '../domain/records';
+import type { CountMarks } from './referral-tally.schema';
 
 export type { ReferralRecord };
 
-/** The stored document: the record plus its outbox of events not yet relayed. */
-export type ReferralDocument = ReferralRecord & { pending_events: StoredPendingEvent[] };
+/**
+ * The stored document: the record plus its outbox of events not yet relayed, and the
+ * reservations its counted steps were written under (data/referral-tallies.ts).
+ */
+export type ReferralDocument = ReferralRecord & {
+  pending_events: StoredPendingEvent[];
+  count_marks?: CountMarks;
+};
 
 const schema = new Schema<ReferralDocument>(
   {
@@ -37,6 +44,7 @@ const schema = new Schema<ReferralDocument>(
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     pending_events: { type: Schema.Types.Mixed, default: () => [] },
+    count_marks: { type: Schema.Types.Mixed },
   },
   { versionKey: false, minimize: false },
 );

@@ -61,9 +61,18 @@ export interface ReferralChange {
   expected?: Partial<ReferralRecord>;
   /** Visits to add in the same write. */
   addVisits?: number;
-  /** What the write adds to its link's counts (counted once the write applied). */
-  linkCounts?: { linkId: string; delta: Partial<LinkCounts> };
+  /**
+   * What the write adds to the counts of the referral's link, affiliate and coupon: counted
+   * exactly once if the write applied, even across a crash (data/referral-tallies.ts).
+   */
+  counts?: { referral: CountedReferral; delta: LinkCounts };
 }
+
+/** What identifies whose counts a referral's writes change. */
+export type CountedReferral = Pick<
+  ReferralRecord,
+  '_id' | 'merchant_id' | 'link_id' | 'affiliate_id' | 'coupon_id'
+>;
 
 /**
  * Referrals. Writes carry their events in the same document write (the outbox) and the store

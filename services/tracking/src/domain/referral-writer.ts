@@ -1,7 +1,8 @@
 /**
  * Writes referrals together with their events (the store keeps them in the same write and
  * relays them). The view an event carries is the referral as it will be after the write, link
- * counts included.
+ * counts included. Coupons' counts come with the referral counts the store keeps (no
+ * `coupon_referral.updated` any more: data/referral-tallies.ts).
  */
 import { buildEvent, deterministicId } from '@aff/contracts';
 import type { EventEnvelope, EventMap, ReferralView } from '@aff/contracts';
@@ -51,11 +52,7 @@ export class ReferralWriter {
     opts: WriteOptions = {},
   ): Promise<ReferralView> {
     const view = await this.viewAfter(ctx.merchantId, null, record);
-    const events = [
-      ...this.events(ctx, types, view, opts.idSeed),
-      ...this.couponEvents(ctx, record, opts.idSeed),
-      ...(opts.extra?.(view) ?? []),
-    ];
+    const events = [...this.events(ctx, types, view, opts.idSeed), ...(opts.extra?.(view) ?? [])];
     await this.referrals.insertWithEvents(record, events, ctx.events);
     return view;
   }
@@ -95,11 +92,7 @@ export class ReferralWriter {
       visits: current.visits + (opts.inc?.visits ?? 0),
     };
     const view = await this.viewAfter(ctx.merchantId, current, next);
-    const events = [
-      ...this.events(ctx, types, view, opts.idSeed),
-      ...(types.length > 0 ? this.couponEvents(ctx, next, opts.idSeed) : []),
-      ...(opts.extra?.(view) ?? []),
-    ];
+    const events = [...this.events(ctx, types, view, opts.idSeed), ...(opts.extra?.(view) ?? [])];
     const written = await this.referrals.updateWithEvents(
       ctx.merchantId,
       current._id,
@@ -109,9 +102,7 @@ export class ReferralWriter {
       {
         expected: opts.condition,
         addVisits: opts.inc?.visits,
-        linkCounts: current.link_id
-          ? { linkId: current.link_id, delta: countsAdded(current, next) }
-          : undefined,
+        counts: { referral: current, delta: countsAdded(current, next) },
       },
     );
     return written ? view : null;
@@ -134,18 +125,6 @@ export class ReferralWriter {
       view.link.conversions += added.conversions;
     }
     return view;
-  }
-
-  /** Coupon referrals also report their state for the coupon's leads/conversions counts. */
-  private couponEvents(ctx: CallContext, record: ReferralRecord, idSeed?: string): EventEnvelope[] {
-    if (!record.coupon_id) return [];
-    const event = buildEvent('coupon_referral.updated', ctx.merchantId, {
-      coupon_id: record.coupon_id,
-      referral_id: record._id,
-      lead: Boolean(record.became_lead_at),
-      conversion: Boolean(record.became_conversion_at),
-    });
-    return idSeed ? [{ ...event, id: deterministicId(`${idSeed}:coupon_referral`) }] : [event];
   }
 
   private events(

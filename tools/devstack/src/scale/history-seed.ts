@@ -3,8 +3,8 @@
  * tracking's referrals and commission's commissions, each batch one unordered `insertMany`
  * followed by the update of the merchant's count document (libs/mongo `MerchantCounts`: its
  * count and newest ids) and, for
- * referrals, of their link's stored counts (tracking's `link_counts`), as `TenantRepository`
- * does. The bench's scale phase and the start-up regression test use it.
+ * referrals, of their link's and affiliate's stored counts (tracking's `link_counts` and
+ * `affiliate_counts`), as tracking's referral tallies do once settled. The bench's scale phase and the start-up regression test use it.
  */
 import { randomUUID } from 'node:crypto';
 import type { mongo } from 'mongoose';
@@ -36,14 +36,21 @@ const STATES = ['visitor', 'visitor', 'visitor', 'lead', 'conversion'] as const;
 /** Writes `count` referrals (mostly visitors, some leads and conversions) into tracking's db. */
 export function seedReferrals(db: Db, target: SeedTarget, opts: SeedOptions): Promise<void> {
   const linkCounts = db.collection<{ _id: string }>('link_counts');
+  const affiliateCounts = db.collection<{ _id: string }>('affiliate_counts');
   const counted = async (rows: Record<string, unknown>[]) => {
     const leads = rows.filter((r) => r.became_lead_at).length;
     const conversions = rows.filter((r) => r.became_conversion_at).length;
-    await linkCounts.updateOne(
-      { _id: target.linkId, merchant_id: target.merchantId },
-      { $inc: { visitors: rows.length, leads, conversions } },
-      { upsert: true },
-    );
+    const raise = { $inc: { visitors: rows.length, leads, conversions } };
+    await Promise.all([
+      linkCounts.updateOne({ _id: target.linkId, merchant_id: target.merchantId }, raise, {
+        upsert: true,
+      }),
+      affiliateCounts.updateOne(
+        { _id: target.affiliateId, merchant_id: target.merchantId },
+        raise,
+        { upsert: true },
+      ),
+    ]);
   };
   return seed(db, 'referrals', 'referral_counts', target.merchantId, opts, counted, (i, at) => {
     const id = randomUUID();
