@@ -51,7 +51,13 @@ it('an owner signs in by a mailed link, finds and disables an affiliate, and sig
   await page.getByText('a sign-in link is on its way').waitFor();
   const [, link] = await linksMailedTo(email, 2);
   await page.goto(link!);
-  expect(new URL(page.url()).pathname).toBe('/console/affiliates');
+  // The link opens the overview; the navigation leads to the affiliates.
+  expect(new URL(page.url()).pathname).toBe('/console');
+  await page
+    .getByRole('navigation', { name: 'Console' })
+    .getByRole('link', { name: 'Affiliates' })
+    .click();
+  await page.waitForURL('**/console/affiliates');
 
   await page.getByLabel('Name, e-mail or link token').fill(affiliateEmail);
   await page.getByRole('button', { name: 'Search' }).click();

@@ -27,7 +27,8 @@ export async function signedInBrowser(signInUrl: string): Promise<ConsoleBrowser
     if (msg.type() === 'error') problems.push(`${msg.text()} (${msg.location().url})`);
   });
   await page.goto(signInUrl);
-  if (!new URL(page.url()).pathname.startsWith('/console/')) {
+  // The link opens the overview, `/console`.
+  if (!/^\/console(\/|$)/.test(new URL(page.url()).pathname)) {
     throw new Error(`sign-in did not open the console: ${page.url()}`);
   }
   return { browser, page, problems };

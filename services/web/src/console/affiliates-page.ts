@@ -1,6 +1,6 @@
 /**
  * The affiliates page: search (name, e-mail or link token), a state filter, paging in the URL,
- * and disable/enable for owners. Reads through the affiliate service's findAffiliates (the REST
+ * and disable/enable for owners (posted to ./affiliate-actions.ts). Reads through the affiliate service's findAffiliates (the REST
  * list's use case with the filters the public list lacks) and resolveLinkToken; the action is
  * the REST API's updateAffiliate, so it fires the same events and webhooks. The list is in the
  * API's one order (newest first): no other sort is offered, as no operation can do one.
@@ -13,13 +13,12 @@ import {
   readListQuery,
   rowForm,
   rules,
-  backToList,
   type Column,
   type ListQuery,
   type ListSpec,
 } from './components/data-table';
 import { consoleCalls, ConsoleReplyError, type ConsoleCalls } from './console-data';
-import { checkCsrf, consolePage, message, requireOwner, session } from './console-http';
+import { consolePage, session } from './console-http';
 import type { PageDeps } from './console-pages';
 
 const PAGE_SIZE = 25;
@@ -30,7 +29,7 @@ export const AFFILIATES_LIST: ListSpec = {
   fixedOrder: '-created_at',
 };
 
-export function affiliatesRoutes({ rpc, body }: PageDeps): Router {
+export function affiliatesRoutes({ rpc }: PageDeps): Router {
   const router = express.Router();
 
   router.get('/console/affiliates', async (req, res) => {
@@ -39,30 +38,6 @@ export function affiliatesRoutes({ rpc, body }: PageDeps): Router {
     consolePage(res, 200, 'Affiliates', listBody(list, q, session(res).csrfToken));
   });
 
-  router.post(
-    '/console/affiliates/:id/:action',
-    body,
-    checkCsrf,
-    requireOwner,
-    async (req, res) => {
-      const action = req.params.action;
-      if (action !== 'disable' && action !== 'enable') {
-        consolePage(res, 404, 'Not found', message('Not found', 'There is no such action.'));
-        return;
-      }
-      try {
-        await consoleCalls(rpc, res).call('updateAffiliate', {
-          params: { id: String(req.params.id) },
-          body: { state: action === 'disable' ? 'disabled' : 'active' },
-        });
-      } catch (error) {
-        if (!(error instanceof ConsoleReplyError)) throw error;
-        consolePage(res, error.status, 'Not possible', message('That did not work', error.message));
-        return;
-      }
-      res.redirect(303, backToList(AFFILIATES_LIST, req.body));
-    },
-  );
   return router;
 }
 
@@ -110,7 +85,10 @@ function single(affiliate: AffiliateView): Paginated<AffiliateView> {
 function listBody(list: Paginated<AffiliateView>, q: ListQuery, csrf: string) {
   const fullName = (a: AffiliateView) => `${a.first_name} ${a.last_name}`;
   const columns: Column<AffiliateView>[] = [
-    { header: 'Name', cell: fullName },
+    {
+      header: 'Name',
+      cell: (a) => html`<a href="/console/affiliates/${a.id}">${fullName(a)}</a>`,
+    },
     { header: 'E-mail', cell: (a) => a.email },
     { header: 'State', cell: (a) => html`<span class="state">${a.state}</span>` },
     {

@@ -25,7 +25,14 @@ import { session } from './console-http';
 
 /** The contract map's REST operations the console calls (each answered by its owning service). */
 export const CONSOLE_OPERATIONS = [
+  'getAffiliate',
   'updateAffiliate',
+  'issueMagicLink',
+  'listCommissions',
+  'listCampaigns',
+  'getCampaign',
+  'createCampaign',
+  'updateCampaign',
   'listReferrals',
   'getReferral',
   'reviewReferral',

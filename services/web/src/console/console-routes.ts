@@ -9,6 +9,8 @@ import type { Logger } from '@aff/logging';
 import type { RpcClient } from '@aff/messaging';
 import { html } from '../portal/html';
 import { securityHeaders } from '../portal/portal-http';
+import { affiliateActionRoutes } from './affiliate-actions';
+import { affiliateRoutes } from './affiliate-page';
 import { affiliatesRoutes } from './affiliates-page';
 import { commissionsRoutes } from './commissions-page';
 import { overviewRoutes } from './overview-page';
@@ -34,6 +36,8 @@ import { webhooksRoutes } from './webhooks-page';
 const PAGE_MODULES: PageModule[] = [
   overviewRoutes,
   affiliatesRoutes,
+  affiliateRoutes,
+  affiliateActionRoutes,
   reviewsRoutes,
   commissionsRoutes,
   payoutsRoutes,

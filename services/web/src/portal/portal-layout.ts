@@ -56,6 +56,7 @@ nav.site{background:#fff;border-bottom:1px solid #d5dbe1;padding:8px 16px;displa
 nav.site a{padding:4px 0}nav.site a[aria-current=page]{font-weight:700;color:#1f2933}
 th a{color:inherit}td.select,th.select{width:44px}td.select input{width:22px;height:22px}
 .bulk{display:flex;gap:8px;flex-wrap:wrap;margin-top:12px}
+ul.plain{margin:0;padding-left:18px}
 .actions{display:flex;gap:8px;flex-wrap:wrap;margin:12px 0}
 .state.bad{background:#fee4e2;color:#7a271a}.state.good{background:#dcfae6;color:#074d31}
 .url,code{overflow-wrap:anywhere}dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:4px 12px;margin:0 0 12px}dl.facts dt{font-weight:600}dl.facts dd{margin:0;min-width:0}
