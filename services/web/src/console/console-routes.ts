@@ -12,6 +12,7 @@ import { securityHeaders } from '../portal/portal-http';
 import { affiliateActionRoutes } from './affiliate-actions';
 import { affiliateRoutes } from './affiliate-page';
 import { affiliatesRoutes } from './affiliates-page';
+import { campaignsRoutes } from './campaigns-page';
 import { commissionsRoutes } from './commissions-page';
 import { overviewRoutes } from './overview-page';
 import type { ProgramHistory } from './program-history';
@@ -44,6 +45,7 @@ const PAGE_MODULES: PageModule[] = [
   payoutExportsRoutes,
   webhooksRoutes,
   webhookLogRoutes,
+  campaignsRoutes,
 ];
 
 export interface ConsoleDeps {

@@ -57,6 +57,8 @@ nav.site a{padding:4px 0}nav.site a[aria-current=page]{font-weight:700;color:#1f
 th a{color:inherit}td.select,th.select{width:44px}td.select input{width:22px;height:22px}
 .bulk{display:flex;gap:8px;flex-wrap:wrap;margin-top:12px}
 ul.plain{margin:0;padding-left:18px}
+form.edit .grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(220px,1fr));gap:12px;margin:0 0 12px;min-width:0}form.edit fieldset{border:1px solid #d5dbe1;border-radius:8px;margin:0 0 12px;min-width:0}form.edit legend{font-weight:600}
+form.edit label{display:flex;flex-direction:column;font-weight:600;min-width:0}form.edit input,form.edit select{font:inherit;padding:8px;border:1px solid #9aa5b1;border-radius:6px;min-height:44px;max-width:100%}form.edit .hint{font-weight:400;color:#4b5563;font-size:.9rem}
 .actions{display:flex;gap:8px;flex-wrap:wrap;margin:12px 0}
 .state.bad{background:#fee4e2;color:#7a271a}.state.good{background:#dcfae6;color:#074d31}
 .url,code{overflow-wrap:anywhere}dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:4px 12px;margin:0 0 12px}dl.facts dt{font-weight:600}dl.facts dd{margin:0;min-width:0}
