@@ -161,6 +161,7 @@ it("refuses a viewer's void and a forged or token-less post, changing nothing", 
   const seen = await consoleRequest('/console/commissions', { cookie: viewer.cookie });
   expect(shown(seen.text)).toContain(id);
   expect(seen.text).not.toContain(`formaction="/console/commissions/${id}/void"`);
+  expect(seen.text).toContain('Your role (viewer) can see everything here but not change it.');
   const owners = await consoleRequest('/console/commissions', { cookie: owner.cookie });
   expect(owners.text).toContain(`formaction="/console/commissions/${id}/void"`);
   const byViewer = await post([], viewer, `/console/commissions/${id}/void`);

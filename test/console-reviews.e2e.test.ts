@@ -121,6 +121,7 @@ it("refuses a viewer's decision and a forged or token-less post, changing nothin
   const seen = await consoleRequest('/console/reviews', { cookie: viewer.cookie });
   expect(seen.text).toContain(`data-id="${held.referralId}"`);
   expect(seen.text).not.toContain(`formaction="/console/reviews/${held.referralId}/approve"`);
+  expect(seen.text).toContain('Your role (viewer) can see everything here but not change it.');
   const byViewer = await decide([], viewer, `/console/reviews/${held.referralId}/approve`);
   expect(byViewer.status).toBe(403);
   expect(byViewer.text).toContain('Not allowed');

@@ -28,6 +28,7 @@ import {
   type ListSpec,
 } from './components/data-table';
 import { consoleCalls, type ConsoleCalls } from './console-data';
+import { VIEWER_NOTE } from './console-act';
 import { checkCsrf, consolePage, message, requireOwner, session } from './console-http';
 import type { PageDeps } from './console-pages';
 
@@ -234,6 +235,6 @@ function pageBody(
   });
   return html`<section>
     <h2>Commissions</h2>
-    ${report} ${filters(q)} ${table}
+    ${report} ${role === 'owner' ? '' : VIEWER_NOTE} ${filters(q)} ${table}
   </section>`;
 }

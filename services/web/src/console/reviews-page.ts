@@ -26,6 +26,7 @@ import {
   type ListSpec,
 } from './components/data-table';
 import { consoleCalls, type ConsoleCalls } from './console-data';
+import { VIEWER_NOTE } from './console-act';
 import { checkCsrf, consolePage, message, requireOwner, session } from './console-http';
 import type { PageDeps } from './console-pages';
 
@@ -227,6 +228,7 @@ function pageBody(
       Referrals the fraud checks flagged. A held one earns nothing until you approve it; rejecting
       voids its held commissions and deactivates it. A decision is final.
     </p>
+    ${role === 'owner' ? '' : VIEWER_NOTE}
     <form class="filters" method="get" action="/console/reviews">
       <label for="show"
         >Show
