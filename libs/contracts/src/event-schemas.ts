@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { EventMap, EventType } from './events';
 import { affiliateViewSchema, campaignViewSchema, linkViewSchema } from './views';
 import {
-  commissionViewSchema,
+  commissionEventSchema,
   couponViewSchema,
   payoutViewSchema,
   processorChargeSchema,
@@ -44,15 +44,14 @@ export const couponReferralSchema = z.object({
   conversion: z.boolean(),
 });
 
+/** The mailer needs an affiliate and an address to mail (so an empty one is poison). */
 export const emailChangeRequestedSchema = z.object({
-  affiliate_id: z.string(),
-  email: z.string(),
+  affiliate_id: z.string().min(1),
+  email: z.string().min(3),
 });
 
-export const walletChangeRequestedSchema = z.object({
-  affiliate_id: z.string(),
+export const walletChangeRequestedSchema = emailChangeRequestedSchema.extend({
   wallet: z.enum(['a', 'b']),
-  email: z.string(),
 });
 
 /**
@@ -93,10 +92,10 @@ export const EVENT_SCHEMAS = {
   'sale.created': saleViewSchema,
   'sale.updated': saleViewSchema,
   'sale.refunded': saleViewSchema,
-  'commission.created': commissionViewSchema,
-  'commission.updated': commissionViewSchema,
-  'commission.paid': commissionViewSchema,
-  'commission.voided': commissionViewSchema,
+  'commission.created': commissionEventSchema,
+  'commission.updated': commissionEventSchema,
+  'commission.paid': commissionEventSchema,
+  'commission.voided': commissionEventSchema,
   'payout.created': payoutViewSchema,
   'payout.updated': payoutViewSchema,
   'payout.due': payoutViewSchema,

@@ -6,7 +6,7 @@ import type { AffiliateView, CampaignView, LinkView } from './views';
 import type {
   ChargeAttributed,
   ChargeRefundAttributed,
-  CommissionView,
+  CommissionEventView,
   CouponReferral,
   CouponView,
   PayoutView,
@@ -38,10 +38,10 @@ export interface EventMap {
   'sale.created': SaleView;
   'sale.updated': SaleView;
   'sale.refunded': SaleView;
-  'commission.created': CommissionView;
-  'commission.updated': CommissionView;
-  'commission.paid': CommissionView;
-  'commission.voided': CommissionView;
+  'commission.created': CommissionEventView;
+  'commission.updated': CommissionEventView;
+  'commission.paid': CommissionEventView;
+  'commission.voided': CommissionEventView;
   'payout.created': PayoutView;
   'payout.updated': PayoutView;
   'payout.due': PayoutView;

@@ -100,6 +100,14 @@ export const commissionViewSchema = z.object({
 });
 export type CommissionView = z.infer<typeof commissionViewSchema>;
 
+/**
+ * A commission as its events carry it: always with its sale (the commission service embeds the
+ * sale in every commission event; the payout service and the affiliate mailer read the sale's
+ * affiliate from it). The REST view's `sale` is an expansion, so optional there.
+ */
+export const commissionEventSchema = commissionViewSchema.extend({ sale: saleViewSchema });
+export type CommissionEventView = z.infer<typeof commissionEventSchema>;
+
 export const PAYOUT_STATES = ['pending', 'due', 'processing', 'paid'] as const;
 export type PayoutState = (typeof PAYOUT_STATES)[number];
 

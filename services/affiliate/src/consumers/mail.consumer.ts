@@ -25,11 +25,11 @@ export async function startMailConsumers(
       ackWaitMs: ACK_WAIT_MS,
       log: log.child({ consumer: 'affiliate-mail-confirmations' }),
       ...eventHandlers({
-        'affiliate.email_change_requested': async (_data, { event, log: eventLog }) => {
-          await mailer.onEmailChangeRequested(event, eventLog);
+        'affiliate.email_change_requested': async (data, { event, log: eventLog }) => {
+          await mailer.onEmailChangeRequested(data, event, eventLog);
         },
-        'affiliate.wallet_change_requested': async (_data, { event, log: eventLog }) => {
-          await mailer.onWalletChangeRequested(event, eventLog);
+        'affiliate.wallet_change_requested': async (data, { event, log: eventLog }) => {
+          await mailer.onWalletChangeRequested(data, event, eventLog);
         },
       }),
     }),
@@ -44,8 +44,8 @@ export async function startMailConsumers(
       ackWaitMs: ACK_WAIT_MS,
       log: log.child({ consumer: 'affiliate-mail-commissions' }),
       ...eventHandlers({
-        'commission.created': async (_data, { event, log: eventLog }) => {
-          await mailer.onCommissionCreated(event, eventLog);
+        'commission.created': async (data, { event, log: eventLog }) => {
+          await mailer.onCommissionCreated(data, event, eventLog);
         },
       }),
     }),

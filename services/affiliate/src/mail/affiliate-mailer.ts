@@ -1,21 +1,16 @@
 /** Which events become which mails: confirmation links and new-commission notifications. */
-import { z } from 'zod';
-import { AppError } from '@aff/api';
-import type { EventEnvelope } from '@aff/contracts';
+import type {
+  CommissionEventView,
+  EmailChangeRequested,
+  EventEnvelope,
+  WalletChangeRequested,
+} from '@aff/contracts';
 import type { Logger } from '@aff/logging';
 import type { EmailConfirmations } from '../domain/email-confirmations';
 import type { AffiliateStore } from '../domain/ports';
 import type { WalletConfirmations } from '../domain/wallet-confirmations';
 import { commissionMail, confirmationMail, walletConfirmationMail } from './mail-templates';
 import type { OnceMailer, SendOutcome } from './once-mailer';
-
-const emailChangeSchema = z.object({ affiliate_id: z.string().min(1), email: z.string().min(3) });
-const walletChangeSchema = emailChangeSchema.extend({ wallet: z.enum(['a', 'b']) });
-const commissionSchema = z.looseObject({
-  amount: z.number().int(),
-  currency: z.string().min(3),
-  sale: z.looseObject({ affiliate: z.looseObject({ id: z.string().min(1) }) }),
-});
 
 /**
  * A new durable consumer starts at the beginning of its stream; mailing about events older than
@@ -34,8 +29,12 @@ export class AffiliateMailer {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  async onEmailChangeRequested(event: EventEnvelope, log: Logger): Promise<SendOutcome> {
-    const data = parse(emailChangeSchema, event);
+  /** Each `on…` gets its event's data as the contract checked it (the consumer's table). */
+  async onEmailChangeRequested(
+    data: EmailChangeRequested,
+    event: EventEnvelope,
+    log: Logger,
+  ): Promise<SendOutcome> {
     if (this.olderThan(event, this.confirmationTtlMs)) return 'skipped';
     return this.once.sendOnce(
       `confirm-email-${event.id}`,
@@ -59,8 +58,11 @@ export class AffiliateMailer {
     );
   }
 
-  async onWalletChangeRequested(event: EventEnvelope, log: Logger): Promise<SendOutcome> {
-    const data = parse(walletChangeSchema, event);
+  async onWalletChangeRequested(
+    data: WalletChangeRequested,
+    event: EventEnvelope,
+    log: Logger,
+  ): Promise<SendOutcome> {
     if (this.olderThan(event, this.confirmationTtlMs)) return 'skipped';
     return this.once.sendOnce(
       `confirm-wallet-${event.id}`,
@@ -87,8 +89,11 @@ export class AffiliateMailer {
     );
   }
 
-  async onCommissionCreated(event: EventEnvelope, log: Logger): Promise<SendOutcome> {
-    const data = parse(commissionSchema, event);
+  async onCommissionCreated(
+    data: CommissionEventView,
+    event: EventEnvelope,
+    log: Logger,
+  ): Promise<SendOutcome> {
     if (this.olderThan(event, NOTIFY_WITHIN_MS)) return 'skipped';
     return this.once.sendOnce(
       `commission-created-${event.id}`,
@@ -114,11 +119,4 @@ export class AffiliateMailer {
     const at = Date.parse(event.occurred_at);
     return Number.isFinite(at) && this.now().getTime() - at > ms;
   }
-}
-
-function parse<T>(schema: z.ZodType<T>, event: EventEnvelope): T {
-  const parsed = schema.safeParse(event.data);
-  // The same bytes never parse: not retryable, the consumer terminates the message.
-  if (!parsed.success) throw new AppError('unprocessable', `Malformed ${event.type} event.`);
-  return parsed.data;
 }

@@ -1,5 +1,5 @@
 /** Sales and commissions in the REST shape (and as events carry them). */
-import type { CommissionView, SaleView } from '@aff/contracts';
+import type { CommissionEventView, CommissionView, SaleView } from '@aff/contracts';
 import type { CommissionRecord, SaleRecord } from './records';
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
@@ -48,6 +48,6 @@ export function toCommissionView(
 export function commissionEventView(
   commission: CommissionRecord,
   sale: SaleRecord,
-): CommissionView {
-  return toCommissionView(commission, { campaign: true, sale });
+): CommissionEventView {
+  return { ...toCommissionView(commission, { campaign: true }), sale: toSaleView(sale) };
 }

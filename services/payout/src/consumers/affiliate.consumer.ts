@@ -17,12 +17,9 @@ export function startAffiliateConsumer(
 ): Promise<RunningConsumer> {
   const affiliate: EventHandler<
     'affiliate.created' | 'affiliate.updated' | 'affiliate.confirmed'
-  > = (data, { event, log: eventLog }) =>
-    readModels.applyAffiliate(event.merchant_id, data, eventLog);
-  const campaign: EventHandler<'campaign.created' | 'campaign.updated'> = (
-    data,
-    { event, log: eventLog },
-  ) => readModels.applyCampaign(event.merchant_id, data, eventLog);
+  > = (data, { event }) => readModels.applyAffiliate(event.merchant_id, data);
+  const campaign: EventHandler<'campaign.created' | 'campaign.updated'> = (data, { event }) =>
+    readModels.applyCampaign(event.merchant_id, data);
   // In order per record; the "only if newer" write is one atomic conditional update.
   const byId = (data: AffiliateView | CampaignView) => data.id;
   return startConsumer(nc, {

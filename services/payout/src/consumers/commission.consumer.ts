@@ -1,5 +1,5 @@
 /** Commission events (commission service) → the local commission read model. */
-import { STREAMS, type CommissionView } from '@aff/contracts';
+import { STREAMS, type CommissionEventView } from '@aff/contracts';
 import {
   currentEventContext,
   eventHandlers,
@@ -19,15 +19,15 @@ export function startCommissionConsumer(
   readModels: ReadModels,
   log: Logger,
 ): Promise<RunningConsumer> {
-  const apply: EventHandler<CommissionEvent> = (_data, { event, log: eventLog }) =>
-    readModels.applyCommission(event, currentEventContext(), eventLog);
+  const apply: EventHandler<CommissionEvent> = (_data, { event }) =>
+    readModels.applyCommission(event, currentEventContext());
   // In order per affiliate: a payout bundles one affiliate's commissions and is refreshed
   // whole, so two refreshes of one payout must not interleave. Affiliates run concurrently.
-  const byAffiliate = (data: CommissionView) => data.sale?.affiliate.id ?? data.id;
+  const byAffiliate = (data: CommissionEventView) => data.sale.affiliate.id;
   // A created event never refreshes a payout (see ReadModels.applyCommission) and its copy is
   // versioned, so it needs no lane of its affiliate: a busy affiliate's new commissions are
   // applied side by side, and their writes share one bulk write.
-  const byCommission = (data: CommissionView) => data.id;
+  const byCommission = (data: CommissionEventView) => data.id;
   return startConsumer(nc, {
     stream: STREAMS.commission.name,
     durable: 'payout-commissions',

@@ -12,7 +12,7 @@ import {
   eventSubject,
   type AffiliateView,
   type CommissionState,
-  type CommissionView,
+  type CommissionEventView,
   type EventEnvelope,
   type PayoutView,
 } from '@aff/contracts';
@@ -33,7 +33,10 @@ export interface CommissionFields {
 }
 
 /** A commission as the commission service shows it: with its campaign and sale embedded. */
-export function commissionView(affiliate: AffiliateView, fields: CommissionFields): CommissionView {
+export function commissionView(
+  affiliate: AffiliateView,
+  fields: CommissionFields,
+): CommissionEventView {
   const created = fields.created_at ?? new Date();
   const updated = fields.updated_at ?? created;
   const currency = fields.currency ?? 'USD';
@@ -99,9 +102,9 @@ type CommissionEventType =
  */
 export async function publishCommissionEvents(
   merchantId: string,
-  events: { type: CommissionEventType; data: CommissionView }[],
+  events: { type: CommissionEventType; data: CommissionEventView }[],
   natsUrl = process.env.NATS_URL!,
-): Promise<EventEnvelope<CommissionView>[]> {
+): Promise<EventEnvelope<CommissionEventView>[]> {
   const nc = await connect({ servers: natsUrl });
   try {
     const publisher = new EventPublisher(nc);
