@@ -137,6 +137,14 @@ it('creates an export in each format, downloads the REST bytes, completes one an
       /^attachment; filename=payouts-[a-z_]+-[A-Z]{3}-[0-9a-f-]{36}-1\.csv$/,
     );
   }
+  // The payouts in the open exports are counted as processing in their currencies.
+  const totals = await consoleRequest('/console/payouts', { cookie: owner.cookie });
+  const cell = (figure: string) => `\\s*<td class="num">\\s*${figure}\\s*</td>`;
+  expect(totals.text).toMatch(
+    new RegExp(
+      `<th scope="row">USD</th>${cell('—')}${cell('—')}${cell('\\$24\\.69 <span class="muted">\\(1\\)</span>')}`,
+    ),
+  );
   const missing = await download(`/console/payouts/exports/${paypal}/files/2`, {
     cookie: owner.cookie,
   });
@@ -230,6 +238,8 @@ it("never reaches another merchant's exports or files, and bad query values neve
     '/console/payouts?page=99999999999&state[]=due',
     '/console/payouts/exports?page=abc&sort=zzz',
     '/console/payouts/exports?page=100000',
+    '/console/payouts?done=hasOwnProperty&n=1',
+    `/console/payouts/exports/${id}?done=constructor`,
   ]) {
     expect([path, (await consoleRequest(path, { cookie: owner.cookie })).status]).toEqual([
       path,

@@ -44,7 +44,11 @@ const DONE: Record<string, (n: number) => string> = {
 };
 
 export function notice(query: Record<string, unknown>) {
-  const done = typeof query.done === 'string' ? DONE[query.done] : undefined;
+  // Own keys only: `?done=toString` must not reach Object.prototype.
+  const done =
+    typeof query.done === 'string' && Object.hasOwn(DONE, query.done)
+      ? DONE[query.done]
+      : undefined;
   if (!done) return '';
   const n = typeof query.n === 'string' && /^\d{1,6}$/.test(query.n) ? Number(query.n) : 0;
   return html`<p class="notice" role="status">${done(n)}</p>`;
