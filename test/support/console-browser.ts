@@ -20,18 +20,24 @@ export interface ConsoleBrowser {
 /** A fresh browser at phone width, signed in by following a sign-in link (the invite's). */
 export async function signedInBrowser(signInUrl: string): Promise<ConsoleBrowser> {
   const browser = await launchBrowser(PHONE);
-  const page = await browser.context.newPage();
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(error.message));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`${msg.text()} (${msg.location().url})`);
-  });
-  await page.goto(signInUrl);
-  // The link opens the overview, `/console`.
-  if (!/^\/console(\/|$)/.test(new URL(page.url()).pathname)) {
-    throw new Error(`sign-in did not open the console: ${page.url()}`);
+  try {
+    const page = await browser.context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') problems.push(`${msg.text()} (${msg.location().url})`);
+    });
+    await page.goto(signInUrl);
+    // The link opens the overview, `/console`.
+    if (!/^\/console(\/|$)/.test(new URL(page.url()).pathname)) {
+      throw new Error(`sign-in did not open the console: ${page.url()}`);
+    }
+    return { browser, page, problems };
+  } catch (error) {
+    // The caller never gets this browser to close, and a live Chromium keeps jest from exiting.
+    await browser.close();
+    throw error;
   }
-  return { browser, page, problems };
 }
 
 /**
