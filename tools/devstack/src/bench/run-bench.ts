@@ -8,13 +8,16 @@
  *    shows how much of the raw insert rate any implementation of that path can reach);
  *  - hook → commission readable, p50 and p99, at a steady 20 charges/s;
  *  - `GET /v1/referrals?limit=25` with 100 and with 10,000 referrals in the tenant;
- *  - `GET /v1/affiliates?limit=25` through the gateway against two one-process baselines.
+ *  - `GET /v1/affiliates?limit=25` through the gateway against two one-process baselines;
+ *  - each console page against the REST list it uses, at 10,000 affiliates and 100,000
+ *    referrals (console-phase.ts; `--only console` runs that phase alone).
  * With each of visits, charge drain and webhook drain: the CPU time each process spent per event
  * in that window (cpu-account.ts), which says what bounds the figure on shared cores.
  * Prints every figure and whether each target is met; `--json FILE` writes them as JSON too.
- *   npm run bench -- [--duration 10] [--connections 20] [--json FILE]
+ *   npm run bench -- [--duration 10] [--connections 20] [--json FILE] [--only console]
+ *     [--affiliates 10000] [--console-referrals 100000] [--console-commissions 10000]
+ *     [--console-requests 30]
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,9 +27,16 @@ import { findRepoRoot } from '../repo-root';
 import { startSystem } from '../system';
 import { benchAffiliateList } from './affiliate-list-bench';
 import { benchCharges } from './charge-bench';
+import {
+  CONSOLE_ARGS,
+  consoleOptionsOf,
+  formatConsolePhase,
+  runConsolePhase,
+} from './console-phase';
+import { createMerchant } from './create-merchant';
 import { CpuMeter, formatCpuAccounts, type CpuAccount } from './cpu-account';
 import { formatTable } from './measure';
-import { benchVisits, prepareAffiliate, type BenchMerchant } from './money-bench';
+import { benchVisits, prepareAffiliate } from './money-bench';
 import { measureRawInserts } from './raw-insert';
 import { benchReferralList } from './referral-list-bench';
 import { benchVisitSkeleton } from './skeleton-bench';
@@ -58,8 +68,11 @@ async function main(argv: string[]): Promise<void> {
       charges: { type: 'string', default: '2000' },
       deliveries: { type: 'string', default: '2000' },
       referrals: { type: 'string', default: '10000' },
+      ...CONSOLE_ARGS,
     },
   });
+  if (values.only !== undefined && values.only !== 'console')
+    throw new Error(`--only ${values.only}: the only phase that runs alone is console`);
   const durationSeconds = Number(values.duration);
   const connections = Number(values.connections);
   const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -85,6 +98,15 @@ async function main(argv: string[]): Promise<void> {
   });
   const stops: (() => unknown)[] = [() => infra.stop(), () => system.stop()];
   try {
+    const consolePhase = () => runConsolePhase(root, infra, system, consoleOptionsOf(values), say);
+    if (values.only === 'console') {
+      const pages = await consolePhase();
+      say(`\n${formatConsolePhase(pages)}`);
+      say(`bench took ${((Date.now() - benchStarted) / 1000).toFixed(0)} s`);
+      if (values.json)
+        fs.writeFileSync(values.json, `${JSON.stringify({ console: pages }, null, 2)}\n`);
+      return;
+    }
     const newMerchant = (name: string) => createMerchant(root, infra, name);
     const meter = new CpuMeter(system, infra);
     const cpu: Record<string, CpuAccount | undefined> = {};
@@ -160,6 +182,9 @@ async function main(argv: string[]): Promise<void> {
       writes,
     });
 
+    // After the webhook drain: its seeding would otherwise be the others' background load.
+    const consolePages = await consolePhase();
+
     const ratios = {
       visits: visits.requestsPerSecond / raw.insertsPerSecond,
       visits_with_subscriber: hooked.requestsPerSecond / raw.insertsPerSecond,
@@ -210,6 +235,8 @@ async function main(argv: string[]): Promise<void> {
         '',
         formatWriteAccounts(writeAccounts),
         '',
+        formatConsolePhase(consolePages),
+        '',
         'targets (each a ratio to a baseline of this run):',
         ...targets.map(
           (t) =>
@@ -229,6 +256,7 @@ async function main(argv: string[]): Promise<void> {
         list,
         affiliates: affiliates.rows,
         webhooks,
+        console: consolePages,
         cpu,
         ratios,
         targets,
@@ -244,29 +272,4 @@ async function main(argv: string[]): Promise<void> {
 function check(name: string, value: number, op: '>=' | '<=', target: number) {
   const met = op === '>=' ? value >= target : value <= target;
   return { name, value, op, target, met };
-}
-
-export function createMerchant(
-  root: string,
-  infra: { mongoUrl: string; natsUrl: string },
-  name: string,
-): BenchMerchant {
-  return JSON.parse(
-    execFileSync(
-      process.execPath,
-      [
-        path.join(root, 'services/gateway/dist/ops/cli.js'),
-        'merchant:create',
-        '--name',
-        name,
-        '--rate-limit',
-        '1000000000',
-        '--json',
-      ],
-      {
-        env: { ...process.env, MONGO_URL: infra.mongoUrl, NATS_URL: infra.natsUrl },
-        encoding: 'utf8',
-      },
-    ),
-  ) as BenchMerchant;
 }

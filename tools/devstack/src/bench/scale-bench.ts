@@ -22,7 +22,7 @@ import { findRepoRoot } from '../repo-root';
 import { seedCommissions, seedReferrals, type SeedTarget } from '../scale/history-seed';
 import { SYSTEM_PROCESSES, startSystem, type RunningSystem } from '../system';
 import { prepareAffiliate, type BenchMerchant } from './money-bench';
-import { createMerchant } from './run-bench';
+import { createMerchant } from './create-merchant';
 import { growthPerEvent, PRUNED } from './scale-events';
 
 const SMALL = 1_000;

@@ -1,0 +1,171 @@
+/**
+ * The console's pages against the REST lists they show (issue 31, item 6): one merchant with
+ * many affiliates and referrals (console-seed.ts), an owner signed in by the link
+ * `console:invite --json` prints, then for each page N warm requests through the gateway with
+ * the session cookie, each followed by the REST call(s) the page makes for the same data with
+ * the merchant's secret (in parallel where the page makes them in parallel). Requests are one at
+ * a time and alternate page / REST, so both see the same machine. Median and p95 of each, and
+ * the page's median as a ratio to REST's: what the console adds (a hop through the web service
+ * and rendering) on top of the data.
+ */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { BenchMerchant } from './money-bench';
+
+export interface PagePair {
+  name: string;
+  page: string;
+  /** The REST requests the page's data comes from (made together). */
+  rest: string[];
+  /** What the REST side leaves out, when it is not the same data. */
+  note?: string;
+}
+
+export interface PageFigures extends PagePair {
+  pageMs: { median: number; p95: number };
+  restMs: { median: number; p95: number };
+  ratio: number;
+  failed: string[];
+}
+
+const NAME_SEARCH = 'ada1';
+
+/** The console pages on main, each with the REST list(s) it reads (services/web/src/console). */
+export const CONSOLE_PAGES: PagePair[] = [
+  {
+    name: 'overview',
+    page: '/console',
+    rest: ['/v1/referrals?review_state=open&limit=1'],
+    note: 'its program figures come from the internal getProgramStats, which no REST list has',
+  },
+  { name: 'affiliates', page: '/console/affiliates', rest: ['/v1/affiliates?limit=25'] },
+  {
+    name: `affiliates, name search "${NAME_SEARCH}"`,
+    page: `/console/affiliates?q=${NAME_SEARCH}`,
+    rest: ['/v1/affiliates?limit=25'],
+    note: 'the REST list has no name filter: compared with the unfiltered list',
+  },
+  {
+    name: 'review queue',
+    page: '/console/reviews',
+    rest: ['/v1/referrals?review_state=open&limit=25&expand[]=affiliate'],
+  },
+  {
+    name: 'commissions',
+    page: '/console/commissions',
+    rest: ['/v1/commissions?limit=25&expand[]=sale'],
+  },
+  {
+    name: 'payouts',
+    page: '/console/payouts',
+    rest: ['/v1/payouts?limit=25&expand[]=affiliate'],
+    note: 'the page also reads the internal payoutTotals',
+  },
+  {
+    name: 'payout exports',
+    page: '/console/payouts/exports',
+    rest: ['/v1/payout_exports?limit=25'],
+  },
+  { name: 'webhooks', page: '/console/webhooks', rest: ['/v1/webhook_endpoints?limit=25'] },
+];
+
+/** An owner of the merchant signed in through `console:invite --json`'s link: the cookie. */
+export async function signInOwner(
+  root: string,
+  infra: { mongoUrl: string; natsUrl: string },
+  gatewayUrl: string,
+  merchant: BenchMerchant,
+): Promise<string> {
+  const out = execFileSync(
+    process.execPath,
+    [
+      path.join(root, 'services/gateway/dist/ops/cli.js'),
+      'console:invite',
+      '--merchant',
+      merchant.merchant_id,
+      '--email',
+      `owner-${Date.now()}@example.com`,
+      '--role',
+      'owner',
+      '--json',
+    ],
+    {
+      env: { ...process.env, MONGO_URL: infra.mongoUrl, NATS_URL: infra.natsUrl },
+      encoding: 'utf8',
+    },
+  );
+  const { sign_in_url: url } = JSON.parse(out) as { sign_in_url: string };
+  // The link names the platform's public address; the bench's gateway answers the same path.
+  const res = await fetch(`${gatewayUrl}${url.slice(url.indexOf('/console/'))}`, {
+    redirect: 'manual',
+  });
+  const cookie = res.headers.getSetCookie()[0]?.split(';')[0];
+  if (res.status !== 303 || !cookie) throw new Error(`console sign-in: ${res.status}`);
+  return cookie;
+}
+
+export async function benchConsolePages(
+  gatewayUrl: string,
+  merchant: BenchMerchant,
+  cookie: string,
+  opts: { requests: number; warmup?: number; pages?: PagePair[] },
+): Promise<PageFigures[]> {
+  const auth = `Basic ${Buffer.from(`${merchant.api_secret}:`).toString('base64')}`;
+  const figures: PageFigures[] = [];
+  for (const pair of opts.pages ?? CONSOLE_PAGES) {
+    const failed: string[] = [];
+    const timed = async (urls: string[], headers: Record<string, string>) => {
+      const started = performance.now();
+      await Promise.all(
+        urls.map(async (url) => {
+          const res = await fetch(`${gatewayUrl}${url}`, { headers, redirect: 'manual' });
+          await res.arrayBuffer();
+          if (res.status !== 200) failed.push(`${url}: ${res.status}`);
+        }),
+      );
+      return performance.now() - started;
+    };
+    const page: number[] = [];
+    const rest: number[] = [];
+    const warmup = opts.warmup ?? 5;
+    for (let i = 0; i < warmup + opts.requests; i++) {
+      const p = await timed([pair.page], { cookie });
+      const r = await timed(pair.rest, { authorization: auth });
+      if (i < warmup) continue;
+      page.push(p);
+      rest.push(r);
+    }
+    const pageMs = stats(page);
+    const restMs = stats(rest);
+    figures.push({
+      ...pair,
+      pageMs,
+      restMs,
+      ratio: pageMs.median / restMs.median,
+      failed: [...new Set(failed)],
+    });
+  }
+  return figures;
+}
+
+function stats(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+  return { median: round(at(0.5)), p95: round(at(0.95)) };
+}
+
+const round = (ms: number) => Math.round(ms * 10) / 10;
+
+export function formatConsolePages(figures: PageFigures[]): string {
+  const lines = [
+    '| page | page median (p95) ms | REST median (p95) ms | page / REST | REST request(s) | failed |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const f of figures) {
+    lines.push(
+      `| ${f.name} \`${f.page}\` | ${f.pageMs.median} (${f.pageMs.p95}) | ${f.restMs.median} (${f.restMs.p95}) | ${f.ratio.toFixed(2)} | ${f.rest.map((r) => `\`${r}\``).join(' + ')}${f.note ? ` (${f.note})` : ''} | ${f.failed.length ? f.failed.join('; ') : 'none'} |`,
+    );
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,114 @@
+/**
+ * The bench's console phase (`npm run bench -- --only console` runs it alone): a fresh merchant
+ * seeded with `--affiliates` affiliates (default 10,000, through the API) and
+ * `--console-referrals` referrals (default 100,000) plus `--console-commissions` commissions,
+ * then every console page against the REST list it uses (console-bench.ts).
+ */
+import mongoose from 'mongoose';
+import type { RunningSystem } from '../system';
+import { createMerchant } from './create-merchant';
+import {
+  benchConsolePages,
+  formatConsolePages,
+  signInOwner,
+  type PageFigures,
+} from './console-bench';
+import { seedConsoleMerchant, type ConsoleSeed } from './console-seed';
+import { settleCpu } from './settle';
+
+export interface ConsolePhaseOptions {
+  affiliates: number;
+  referrals: number;
+  commissions: number;
+  requests: number;
+}
+
+/** The phase's options of `npm run bench` (parseArgs). */
+export const CONSOLE_ARGS = {
+  only: { type: 'string' },
+  affiliates: { type: 'string', default: '10000' },
+  'console-referrals': { type: 'string', default: '100000' },
+  'console-commissions': { type: 'string', default: '10000' },
+  'console-requests': { type: 'string', default: '30' },
+} as const;
+
+export function consoleOptionsOf(values: {
+  affiliates: string;
+  'console-referrals': string;
+  'console-commissions': string;
+  'console-requests': string;
+}): ConsolePhaseOptions {
+  return {
+    affiliates: Number(values.affiliates),
+    referrals: Number(values['console-referrals']),
+    commissions: Number(values['console-commissions']),
+    requests: Number(values['console-requests']),
+  };
+}
+
+export interface ConsolePhaseFigures {
+  seed: ConsoleSeed;
+  settleSeconds: number;
+  settled: boolean;
+  requests: number;
+  pages: PageFigures[];
+}
+
+export async function runConsolePhase(
+  root: string,
+  infra: { mongoUrl: string; natsUrl: string },
+  system: RunningSystem,
+  opts: ConsolePhaseOptions,
+  say: (line: string) => void,
+): Promise<ConsolePhaseFigures> {
+  const merchant = createMerchant(root, infra, 'Bench console');
+  const mongo = await mongoose.createConnection(infra.mongoUrl).asPromise();
+  try {
+    say(
+      `console: seeding ${opts.affiliates} affiliates, ${opts.referrals} referrals, ${opts.commissions} commissions …`,
+    );
+    const seed = await seedConsoleMerchant(
+      system.gatewayUrl,
+      {
+        affiliate: mongo.useDb('affiliate').db!,
+        tracking: mongo.useDb('tracking').db!,
+        commission: mongo.useDb('commission').db!,
+      },
+      merchant,
+      {
+        affiliates: opts.affiliates,
+        referrals: opts.referrals,
+        commissions: opts.commissions,
+        log: say,
+      },
+    );
+    // Creating affiliates sets off work elsewhere (events, counters, webhooks): measured once
+    // the machine is quiet again.
+    const settle = await settleCpu({ timeoutMs: 30_000 });
+    say(
+      `console: waited ${(settle.waitedMs / 1000).toFixed(1)} s for the machine to settle${settle.settled ? '' : ' (it did not; measuring anyway)'}`,
+    );
+    const cookie = await signInOwner(root, infra, system.gatewayUrl, merchant);
+    say(`console: ${opts.requests} warm requests per page and per REST list, one at a time …`);
+    const pages = await benchConsolePages(system.gatewayUrl, merchant, cookie, {
+      requests: opts.requests,
+    });
+    return {
+      seed,
+      settleSeconds: settle.waitedMs / 1000,
+      settled: settle.settled,
+      requests: opts.requests,
+      pages,
+    };
+  } finally {
+    await mongo.close();
+  }
+}
+
+export function formatConsolePhase(figures: ConsolePhaseFigures): string {
+  const { seed } = figures;
+  return [
+    `console pages: one merchant with ${seed.affiliates} affiliates (${seed.throughApi} through the API, the rest copied as the service stores them: ${seed.seconds.affiliates.toFixed(0)} s), ${seed.referrals} referrals (${seed.flagged} flagged) and ${seed.commissions} commissions (seeded as the services write them); ${figures.requests} warm requests each, one at a time, page and REST alternating`,
+    formatConsolePages(figures.pages),
+  ].join('\n');
+}
