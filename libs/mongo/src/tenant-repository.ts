@@ -1,11 +1,13 @@
 /**
  * Data access shared by every merchant-scoped collection: every read and write is filtered by
  * `merchant_id`, so one merchant can never reach another's records. Writes may carry domain
- * events, stored in the same document write (see pending-events.ts) and handed back for relay.
+ * events, stored in the same document write (see pending-events.ts); given the service's relay,
+ * the repository hands them to it right after the write (a crash in between leaves them to the
+ * outbox sweep), so no repository built on it writes relay code of its own.
  */
 import type { FilterQuery, Model, UpdateQuery } from 'mongoose';
 import type { EventEnvelope } from '@aff/contracts';
-import { Batcher, type EventContext, type PendingEvent } from '@aff/messaging';
+import { Batcher, type EventContext, type EventRelay, type PendingEvent } from '@aff/messaging';
 import {
   PENDING_EVENTS_FIELD,
   relayItem,
@@ -38,6 +40,8 @@ export interface WriteResult<T> {
 const NEWEST_FIRST = { created_at: -1, _id: -1 } as const;
 
 export interface TenantRepositoryOptions<T = unknown> {
+  /** The kernel's outbox relay: each write's events are handed to it once the write is done. */
+  relay?: EventRelay;
   /**
    * Per-merchant record counts, raised right after each batch of inserts and before its callers
    * hear of it. A crash between the two leaves a count short by that batch (docs/decisions.md,
@@ -66,11 +70,14 @@ export class TenantRepository<T extends TenantRecord> {
   /** Raises (`raise`) that arrive together share one unordered `bulkWrite`. */
   private readonly raises = new BulkUpdates();
 
+  private readonly relay: EventRelay | undefined;
+
   constructor(
     readonly model: Model<T>,
     opts: TenantRepositoryOptions<T> = {},
   ) {
     const { counts, countBatch, onCountFailed = () => undefined } = opts;
+    this.relay = opts.relay;
     this.inserts = new Batcher<T>({
       flush: async (docs) => {
         const settle = countBatch ? await countBatch(docs) : null;
@@ -144,7 +151,7 @@ export class TenantRepository<T extends TenantRecord> {
     const stored = events.map((event) => toStoredPendingEvent(event, context));
     const full = { ...record, [PENDING_EVENTS_FIELD]: stored } as unknown as T;
     await this.inserts.push(full);
-    return { record: full, pending: this.relayItems(record._id, stored) };
+    return { record: full, pending: this.relayed(record._id, stored) };
   }
 
   /** Applies `$set` (and any extra operators) and queues events in the same write. */
@@ -181,7 +188,7 @@ export class TenantRepository<T extends TenantRecord> {
       )
       .lean<T>()
       .exec();
-    return record ? { record, pending: this.relayItems(id, stored) } : null;
+    return record ? { record, pending: this.relayed(id, stored) } : null;
   }
 
   /**
@@ -209,7 +216,7 @@ export class TenantRepository<T extends TenantRecord> {
       filter,
       withPendingEvents(update, stored) as Record<string, unknown>,
     );
-    return applied ? this.relayItems(id, stored) : null;
+    return applied ? this.relayed(id, stored) : null;
   }
 
   /**
@@ -240,6 +247,13 @@ export class TenantRepository<T extends TenantRecord> {
 
   relayItems(id: string, stored: StoredPendingEvent[]): PendingEvent[] {
     return stored.map((item) => relayItem(this.model.collection, id, item));
+  }
+
+  /** A write's events, handed to the relay when the repository has one (and returned). */
+  private relayed(id: string, stored: StoredPendingEvent[]): PendingEvent[] {
+    const pending = this.relayItems(id, stored);
+    if (pending.length > 0) this.relay?.relay(pending);
+    return pending;
   }
 }
 

@@ -140,3 +140,26 @@ it('scopes every read and write to the merchant', async () => {
   expect((await repo.page(stranger, {}, 0, 10)).total).toBe(0);
   expect((await repo.findById(owner, id))?.name).toBe('mine');
 });
+
+it('given the relay, hands it the events of each write itself, right after the write', async () => {
+  const relayedIds: string[] = [];
+  const own = new TenantRepository(repo.model, {
+    relay: { relay: (pending) => relayedIds.push(...pending.map((p) => p.event.id)) },
+  });
+  const merchantId = randomUUID();
+  const id = randomUUID();
+  const created = buildEvent('affiliate.updated', merchantId, { id, n: 1 } as never);
+  await own.insert({ _id: id, merchant_id: merchantId, name: 'a', created_at: new Date() }, [
+    created,
+  ]);
+  expect(relayedIds).toEqual([created.id]);
+  const changed = buildEvent('affiliate.updated', merchantId, { id, n: 2 } as never);
+  await own.updateIf(merchantId, id, { name: 'a' }, { $set: { name: 'b' } }, [changed]);
+  const applied = buildEvent('affiliate.updated', merchantId, { id, n: 3 } as never);
+  await own.applyIf(merchantId, id, { name: 'b' }, { $set: { name: 'c' } }, [applied]);
+  // A write that did not happen relays nothing, nor does one without events.
+  const missed = buildEvent('affiliate.updated', merchantId, { id, n: 4 } as never);
+  await own.updateIf(merchantId, id, { name: 'nobody' }, { $set: { name: 'd' } }, [missed]);
+  await own.update(merchantId, id, { $set: { name: 'e' } });
+  expect(relayedIds).toEqual([created.id, changed.id, applied.id]);
+});

@@ -54,11 +54,11 @@ type AffiliateModels = ReturnType<typeof affiliateModels>;
 
 export function buildAffiliate(deps: ServiceDeps<AffiliateConfig, AffiliateModels>) {
   const { config, log, models, nc, relay } = deps;
-  // Repositories relay the events their writes queue; use cases never see the relay.
-  const campaigns = new CampaignRepository(new TenantRepository(models.campaign), relay);
-  const affiliates = new AffiliateRepository(new TenantRepository(models.affiliate), relay);
-  const links = new LinkRepository(new TenantRepository(models.link), relay);
-  const coupons = new CouponRepository(new TenantRepository(models.coupon), relay);
+  // Tenant repositories relay the events their writes queue; use cases never see the relay.
+  const campaigns = new CampaignRepository(new TenantRepository(models.campaign, { relay }));
+  const affiliates = new AffiliateRepository(new TenantRepository(models.affiliate, { relay }));
+  const links = new LinkRepository(new TenantRepository(models.link, { relay }));
+  const coupons = new CouponRepository(new TenantRepository(models.coupon, { relay }));
 
   const campaignUseCases = new CampaignUseCases(campaigns, config.DEFAULT_CAMPAIGN_URL);
   const linkUseCases = new LinkUseCases(links, affiliates, campaigns);

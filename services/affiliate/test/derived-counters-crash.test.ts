@@ -50,9 +50,9 @@ beforeAll(async () => {
     leads: 0,
     conversions: 0,
   } as never);
-  const repository = new AffiliateRepository(new TenantRepository(affiliates), {
-    relay: () => undefined,
-  });
+  const repository = new AffiliateRepository(
+    new TenantRepository(affiliates, { relay: { relay: () => undefined } }),
+  );
   counters = new DerivedCounters(
     new StatsFactsRepository(facts, repository),
     () => new Date(clock),

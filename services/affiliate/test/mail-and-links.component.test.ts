@@ -48,7 +48,7 @@ beforeAll(async () => {
   sent = sentMailModel(mongo);
   const affiliateRecords = affiliateModel(mongo);
   await Promise.all([sent.init(), affiliateRecords.init()]);
-  affiliates = new AffiliateRepository(new TenantRepository(affiliateRecords), relay);
+  affiliates = new AffiliateRepository(new TenantRepository(affiliateRecords, { relay }));
 });
 beforeEach(() => {
   clock = new Date('2026-06-01T12:00:00Z');
@@ -233,8 +233,8 @@ describe('link expiry', () => {
     const tokens = emailConfirmationModel(mongo);
     await tokens.init();
     const presenter = new AffiliatePresenter(
-      new CampaignRepository(new TenantRepository(campaignModel(mongo)), relay),
-      new LinkRepository(new TenantRepository(linkModel(mongo)), relay),
+      new CampaignRepository(new TenantRepository(campaignModel(mongo), { relay })),
+      new LinkRepository(new TenantRepository(linkModel(mongo), { relay })),
     );
     const confirmations = new EmailConfirmations(
       new OneTimeTokenRepository(tokens),

@@ -1,8 +1,7 @@
 /** Affiliates over MongoDB: the `AffiliateStore` port (see outbox-repository.ts for writes). */
 import type { FilterQuery } from 'mongoose';
-import type { EventRelay } from '@aff/messaging';
 import type { CommissionStats } from '@aff/contracts';
-import { BulkUpdates, type TenantRepository } from '@aff/mongo';
+import { BulkUpdates } from '@aff/mongo';
 import type { AffiliateFilters, AffiliateStatsStore, AffiliateStore, Page } from '../domain/ports';
 import type { StatDelta } from '../domain/stat-deltas';
 import type { AffiliateRecord } from '../domain/records';
@@ -15,10 +14,6 @@ export class AffiliateRepository
   implements AffiliateStore, AffiliateStatsStore
 {
   private readonly statsUpdates = new BulkUpdates();
-
-  constructor(repo: TenantRepository<AffiliateDocument>, relay: EventRelay) {
-    super(repo, relay);
-  }
 
   findByIdBatched(merchantId: string, id: string): Promise<AffiliateRecord | null> {
     return this.repo.findByUnique(merchantId, '_id', id);

@@ -1,16 +1,9 @@
 /** Campaigns over MongoDB: the `CampaignStore` port (see outbox-repository.ts for writes). */
-import type { EventRelay } from '@aff/messaging';
-import { type TenantRepository } from '@aff/mongo';
 import type { CampaignStore, Page } from '../domain/ports';
 import type { CampaignRecord } from '../domain/records';
-import type { CampaignDocument } from './campaign.schema';
 import { OutboxRepository } from './outbox-repository';
 
 export class CampaignRepository extends OutboxRepository<CampaignRecord> implements CampaignStore {
-  constructor(repo: TenantRepository<CampaignDocument>, relay: EventRelay) {
-    super(repo, relay);
-  }
-
   findByIds(merchantId: string, ids: string[]): Promise<CampaignRecord[]> {
     return this.repo.findMany(merchantId, { _id: { $in: ids } });
   }

@@ -1,17 +1,11 @@
 /** Affiliate coupons over MongoDB: the `CouponStore` port (see outbox-repository.ts for writes). */
 import type { FilterQuery } from 'mongoose';
-import type { EventRelay } from '@aff/messaging';
-import { type TenantRepository } from '@aff/mongo';
 import type { CouponStore, Page } from '../domain/ports';
 import type { CouponRecord } from '../domain/records';
 import type { CouponDocument } from './coupon.schema';
 import { OutboxRepository } from './outbox-repository';
 
 export class CouponRepository extends OutboxRepository<CouponRecord> implements CouponStore {
-  constructor(repo: TenantRepository<CouponDocument>, relay: EventRelay) {
-    super(repo, relay);
-  }
-
   findByCode(merchantId: string, code: string): Promise<CouponRecord | null> {
     return this.repo.findOne(merchantId, { code });
   }

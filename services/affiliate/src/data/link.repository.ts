@@ -1,7 +1,5 @@
 /** Affiliate links over MongoDB: the `LinkStore` port (see outbox-repository.ts for writes). */
 import type { FilterQuery } from 'mongoose';
-import type { EventRelay } from '@aff/messaging';
-import { type TenantRepository } from '@aff/mongo';
 import type { LinkFilters, LinkStore, Page } from '../domain/ports';
 import type { LinkRecord } from '../domain/records';
 import type { LinkDocument } from './link.schema';
@@ -9,10 +7,6 @@ import { mapDuplicate } from '@aff/mongo';
 import { OutboxRepository, UNIQUE_KEY_TAKEN } from './outbox-repository';
 
 export class LinkRepository extends OutboxRepository<LinkRecord> implements LinkStore {
-  constructor(repo: TenantRepository<LinkDocument>, relay: EventRelay) {
-    super(repo, relay);
-  }
-
   findByToken(merchantId: string, token: string): Promise<LinkRecord | null> {
     return this.repo.findOne(merchantId, { token });
   }

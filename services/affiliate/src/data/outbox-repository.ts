@@ -1,29 +1,25 @@
 /**
- * The outbox-aware base of this service's repositories: a `TenantRepository` (merchant-scoped
- * reads and writes, batched inserts) that hands the events a write queued to the relay itself,
- * right after the write, and turns MongoDB duplicate-key errors into the domain's
- * `DuplicateError`. Events are stored in the same document write, so a crash before the relay
- * leaves them to the outbox sweep.
+ * The base of this service's repositories: a `TenantRepository` (merchant-scoped reads and
+ * writes, batched inserts, the events a write queued handed to the relay right after it) whose
+ * MongoDB duplicate-key errors become the domain's `DuplicateError`. Events are stored in the
+ * same document write, so a crash before the relay leaves them to the outbox sweep.
  */
 import type { FilterQuery, UpdateQuery } from 'mongoose';
 import type { EventEnvelope } from '@aff/contracts';
-import type { EventContext, EventRelay } from '@aff/messaging';
+import type { EventContext } from '@aff/messaging';
 import { mapDuplicate, type TenantRepository, type TenantRecord } from '@aff/mongo';
 import type { CountRow, OutboxStore } from '../domain/ports';
 
 /** What a unique-key collision of this service's writes is reported as. */
 export const UNIQUE_KEY_TAKEN = 'A record with the same unique key';
 
-/** Publishes events stored with a write (the kernel's outbox relay). */
 export class OutboxRepository<
   R extends { _id: string; merchant_id: string; created_at: Date },
 > implements OutboxStore<R> {
   protected readonly repo: TenantRepository<R & TenantRecord>;
 
-  constructor(
-    repo: TenantRepository<R & TenantRecord>,
-    private readonly relay: EventRelay,
-  ) {
+  /** `repo`: made with the service's relay, which it hands each write's events. */
+  constructor(repo: TenantRepository<R & TenantRecord>) {
     this.repo = repo;
   }
 
@@ -36,7 +32,6 @@ export class OutboxRepository<
       this.repo.insert(record as Omit<R & TenantRecord, 'pending_events'>, events, context),
       UNIQUE_KEY_TAKEN,
     );
-    this.relay.relay(result.pending);
     return result.record;
   }
 
@@ -82,8 +77,6 @@ export class OutboxRepository<
       this.repo.updateIf(merchantId, id, condition, update, events, context),
       UNIQUE_KEY_TAKEN,
     );
-    if (!result) return null;
-    if (result.pending.length > 0) this.relay.relay(result.pending);
-    return result.record;
+    return result?.record ?? null;
   }
 }

@@ -1,6 +1,6 @@
 /**
  * Commissions over MongoDB (the domain's `CommissionStore`). Events written with a commission
- * are relayed here once the write is done; a duplicate key becomes the domain's
+ * are relayed by the tenant repository once the write is done; a duplicate key becomes the domain's
  * `DuplicateError`.
  */
 import type { FilterQuery, Model } from 'mongoose';
@@ -21,10 +21,10 @@ export class CommissionRepository implements CommissionStore {
 
   constructor(
     private readonly model: Model<CommissionDoc>,
-    private readonly relay: EventRelay,
+    relay: EventRelay,
     opts: TenantRepositoryOptions = {},
   ) {
-    this.tenant = new TenantRepository(model, opts);
+    this.tenant = new TenantRepository(model, { ...opts, relay });
   }
 
   findById(merchantId: string, id: string): Promise<CommissionRecord | null> {
@@ -73,8 +73,7 @@ export class CommissionRepository implements CommissionStore {
     events: EventEnvelope[],
     context: EventContext,
   ): Promise<void> {
-    const result = await mapDuplicate(this.tenant.insert(record, events, context), 'Commission');
-    this.relay.relay(result.pending);
+    await mapDuplicate(this.tenant.insert(record, events, context), 'Commission');
   }
 
   async change(
@@ -99,7 +98,6 @@ export class CommissionRepository implements CommissionStore {
       context,
     );
     if (!result) return null;
-    this.relay.relay(result.pending);
     return result.record;
   }
 

@@ -1,6 +1,7 @@
 /**
- * Sales over MongoDB (the domain's `SaleStore`). Events written with a sale are relayed here
- * once the write is done; a duplicate key becomes the domain's `DuplicateError`.
+ * Sales over MongoDB (the domain's `SaleStore`). Events written with a sale are relayed by the
+ * tenant repository once the write is done; a duplicate key becomes the domain's
+ * `DuplicateError`.
  */
 import type { Model } from 'mongoose';
 import type { EventEnvelope } from '@aff/contracts';
@@ -18,9 +19,9 @@ export class SaleRepository implements SaleStore {
 
   constructor(
     private readonly model: Model<SaleDoc>,
-    private readonly relay: EventRelay,
+    relay: EventRelay,
   ) {
-    this.tenant = new TenantRepository(model);
+    this.tenant = new TenantRepository(model, { relay });
   }
 
   findById(merchantId: string, id: string): Promise<SaleRecord | null> {
@@ -36,8 +37,7 @@ export class SaleRepository implements SaleStore {
   }
 
   async insert(sale: SaleRecord, events: EventEnvelope[], context: EventContext): Promise<void> {
-    const result = await mapDuplicate(this.tenant.insert(sale, events, context), 'Sale');
-    this.relay.relay(result.pending);
+    await mapDuplicate(this.tenant.insert(sale, events, context), 'Sale');
   }
 
   commissionDecided(merchantId: string, saleId: string): Promise<void> {
@@ -64,8 +64,6 @@ export class SaleRepository implements SaleStore {
       events,
       context,
     );
-    if (!result) return false;
-    this.relay.relay(result.pending);
-    return true;
+    return result !== null;
   }
 }

@@ -19,9 +19,10 @@ export class PayoutExportRepository implements ExportStore {
 
   constructor(
     private readonly model: Model<PayoutExportDoc>,
-    private readonly relay: EventRelay,
+    relay: EventRelay,
   ) {
-    this.tenant = new TenantRepository(model);
+    // The tenant repository relays the events of a phase change once it is written.
+    this.tenant = new TenantRepository(model, { relay });
   }
 
   async insert(record: PayoutExportRecord): Promise<void> {
@@ -59,9 +60,7 @@ export class PayoutExportRepository implements ExportStore {
       events,
       context,
     );
-    if (!result) return null;
-    this.relay.relay(result.pending);
-    return result.record;
+    return result?.record ?? null;
   }
 
   async stale(

@@ -1,7 +1,8 @@
 /**
  * The endpoints' store over MongoDB (the domain's `EndpointStore`). Writes that carry events
- * (an automatic disabling) store them in the endpoint's own outbox with the change, then hand
- * them to the relay here; the outbox sweep relays whatever a crash left behind.
+ * (an automatic disabling) store them in the endpoint's own outbox with the change, and the
+ * tenant repository hands them to the relay; the outbox sweep relays whatever a crash left
+ * behind.
  */
 import type { Model } from 'mongoose';
 import type { EventEnvelope } from '@aff/contracts';
@@ -14,11 +15,8 @@ import type { EndpointDoc } from './endpoint.schema';
 export class EndpointRepository implements EndpointStore {
   private readonly tenant: TenantRepository<EndpointDoc>;
 
-  constructor(
-    model: Model<EndpointDoc>,
-    private readonly relay: EventRelay,
-  ) {
-    this.tenant = new TenantRepository(model);
+  constructor(model: Model<EndpointDoc>, relay: EventRelay) {
+    this.tenant = new TenantRepository(model, { relay });
   }
 
   async insert(record: EndpointRecord): Promise<EndpointRecord> {
@@ -79,9 +77,7 @@ export class EndpointRepository implements EndpointStore {
       { $set: changes },
       events,
     );
-    if (!result) return false;
-    this.relay.relay(result.pending);
-    return true;
+    return result !== null;
   }
 
   async delete(merchantId: string, id: string): Promise<void> {
