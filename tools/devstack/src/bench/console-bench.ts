@@ -16,8 +16,11 @@ import type { BenchMerchant } from './money-bench';
 export interface PagePair {
   name: string;
   page: string;
-  /** The REST requests the page's data comes from (made together). */
-  rest: string[];
+  /**
+   * The REST requests the page's data comes from, in the page's order: steps one after the
+   * other, the requests of a step together.
+   */
+  rest: string[][];
   /** What the REST side leaves out, when it is not the same data. */
   note?: string;
 }
@@ -31,44 +34,69 @@ export interface PageFigures extends PagePair {
 
 const NAME_SEARCH = 'ada1';
 
-/** The console pages on main, each with the REST list(s) it reads (services/web/src/console). */
-export const CONSOLE_PAGES: PagePair[] = [
-  {
-    name: 'overview',
-    page: '/console',
-    rest: ['/v1/referrals?review_state=open&limit=1'],
-    note: 'its program figures come from the internal getProgramStats, which no REST list has',
-  },
-  { name: 'affiliates', page: '/console/affiliates', rest: ['/v1/affiliates?limit=25'] },
-  {
-    name: `affiliates, name search "${NAME_SEARCH}"`,
-    page: `/console/affiliates?q=${NAME_SEARCH}`,
-    rest: ['/v1/affiliates?limit=25'],
-    note: 'the REST list has no name filter: compared with the unfiltered list',
-  },
-  {
-    name: 'review queue',
-    page: '/console/reviews',
-    rest: ['/v1/referrals?review_state=open&limit=25&expand[]=affiliate'],
-  },
-  {
-    name: 'commissions',
-    page: '/console/commissions',
-    rest: ['/v1/commissions?limit=25&expand[]=sale'],
-  },
-  {
-    name: 'payouts',
-    page: '/console/payouts',
-    rest: ['/v1/payouts?limit=25&expand[]=affiliate'],
-    note: 'the page also reads the internal payoutTotals',
-  },
-  {
-    name: 'payout exports',
-    page: '/console/payouts/exports',
-    rest: ['/v1/payout_exports?limit=25'],
-  },
-  { name: 'webhooks', page: '/console/webhooks', rest: ['/v1/webhook_endpoints?limit=25'] },
-];
+/**
+ * The console pages on main, each with the REST list(s) it reads (services/web/src/console);
+ * the detail pages show `affiliateId` (one with history) and `campaignId`.
+ */
+export function consolePages(affiliateId: string, campaignId: string): PagePair[] {
+  const recent = `affiliate_id=${affiliateId}&limit=10`;
+  return [
+    {
+      name: 'overview',
+      page: '/console',
+      rest: [['/v1/referrals?review_state=open&limit=1']],
+      note: 'its program figures come from the internal getProgramStats, which no REST list has',
+    },
+    { name: 'affiliates', page: '/console/affiliates', rest: [['/v1/affiliates?limit=25']] },
+    {
+      name: `affiliates, name search "${NAME_SEARCH}"`,
+      page: `/console/affiliates?q=${NAME_SEARCH}`,
+      rest: [['/v1/affiliates?limit=25']],
+      note: 'the REST list has no name filter: compared with the unfiltered list',
+    },
+    {
+      name: 'affiliate detail',
+      page: `/console/affiliates/${affiliateId}`,
+      rest: [
+        [`/v1/affiliates/${affiliateId}`],
+        [
+          `/v1/referrals?${recent}`,
+          `/v1/referrals?${recent}&flagged=true`,
+          `/v1/commissions?${recent}`,
+          `/v1/payouts?${recent}`,
+        ],
+      ],
+    },
+    {
+      name: 'review queue',
+      page: '/console/reviews',
+      rest: [['/v1/referrals?review_state=open&limit=25&expand[]=affiliate']],
+    },
+    {
+      name: 'commissions',
+      page: '/console/commissions',
+      rest: [['/v1/commissions?limit=25&expand[]=sale']],
+    },
+    {
+      name: 'payouts',
+      page: '/console/payouts',
+      rest: [['/v1/payouts?limit=25&expand[]=affiliate']],
+      note: 'the page also reads the internal payoutTotals',
+    },
+    {
+      name: 'payout exports',
+      page: '/console/payouts/exports',
+      rest: [['/v1/payout_exports?limit=25']],
+    },
+    { name: 'webhooks', page: '/console/webhooks', rest: [['/v1/webhook_endpoints?limit=25']] },
+    { name: 'campaigns', page: '/console/campaigns', rest: [['/v1/campaigns?limit=25']] },
+    {
+      name: 'campaign',
+      page: `/console/campaigns/${campaignId}`,
+      rest: [[`/v1/campaigns/${campaignId}`]],
+    },
+  ];
+}
 
 /** An owner of the merchant signed in through `console:invite --json`'s link: the cookie. */
 export async function signInOwner(
@@ -109,28 +137,31 @@ export async function benchConsolePages(
   gatewayUrl: string,
   merchant: BenchMerchant,
   cookie: string,
-  opts: { requests: number; warmup?: number; pages?: PagePair[] },
+  pages: PagePair[],
+  opts: { requests: number; warmup?: number },
 ): Promise<PageFigures[]> {
   const auth = `Basic ${Buffer.from(`${merchant.api_secret}:`).toString('base64')}`;
   const figures: PageFigures[] = [];
-  for (const pair of opts.pages ?? CONSOLE_PAGES) {
+  for (const pair of pages) {
     const failed: string[] = [];
-    const timed = async (urls: string[], headers: Record<string, string>) => {
+    const timed = async (steps: string[][], headers: Record<string, string>) => {
       const started = performance.now();
-      await Promise.all(
-        urls.map(async (url) => {
-          const res = await fetch(`${gatewayUrl}${url}`, { headers, redirect: 'manual' });
-          await res.arrayBuffer();
-          if (res.status !== 200) failed.push(`${url}: ${res.status}`);
-        }),
-      );
+      for (const urls of steps) {
+        await Promise.all(
+          urls.map(async (url) => {
+            const res = await fetch(`${gatewayUrl}${url}`, { headers, redirect: 'manual' });
+            await res.arrayBuffer();
+            if (res.status !== 200) failed.push(`${url}: ${res.status}`);
+          }),
+        );
+      }
       return performance.now() - started;
     };
     const page: number[] = [];
     const rest: number[] = [];
     const warmup = opts.warmup ?? 5;
     for (let i = 0; i < warmup + opts.requests; i++) {
-      const p = await timed([pair.page], { cookie });
+      const p = await timed([[pair.page]], { cookie });
       const r = await timed(pair.rest, { authorization: auth });
       if (i < warmup) continue;
       page.push(p);
@@ -162,9 +193,11 @@ export function formatConsolePages(figures: PageFigures[]): string {
     '| page | page median (p95) ms | REST median (p95) ms | page / REST | REST request(s) | failed |',
     '|---|---|---|---|---|---|',
   ];
+  // Ids shown as `:id`: the table names routes.
+  const short = (url: string) => url.replace(/[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}/g, ':id');
   for (const f of figures) {
     lines.push(
-      `| ${f.name} \`${f.page}\` | ${f.pageMs.median} (${f.pageMs.p95}) | ${f.restMs.median} (${f.restMs.p95}) | ${f.ratio.toFixed(2)} | ${f.rest.map((r) => `\`${r}\``).join(' + ')}${f.note ? ` (${f.note})` : ''} | ${f.failed.length ? f.failed.join('; ') : 'none'} |`,
+      `| ${f.name} \`${short(f.page)}\` | ${f.pageMs.median} (${f.pageMs.p95}) | ${f.restMs.median} (${f.restMs.p95}) | ${f.ratio.toFixed(2)} | ${f.rest.map((step) => step.map((r) => `\`${short(r)}\``).join(' + ')).join(', then ')}${f.note ? ` (${f.note})` : ''} | ${f.failed.length ? f.failed.join('; ') : 'none'} |`,
     );
   }
   return lines.join('\n');

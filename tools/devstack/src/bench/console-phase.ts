@@ -9,6 +9,7 @@ import type { RunningSystem } from '../system';
 import { createMerchant } from './create-merchant';
 import {
   benchConsolePages,
+  consolePages,
   formatConsolePages,
   signInOwner,
   type PageFigures,
@@ -90,9 +91,13 @@ export async function runConsolePhase(
     );
     const cookie = await signInOwner(root, infra, system.gatewayUrl, merchant);
     say(`console: ${opts.requests} warm requests per page and per REST list, one at a time …`);
-    const pages = await benchConsolePages(system.gatewayUrl, merchant, cookie, {
-      requests: opts.requests,
-    });
+    const pages = await benchConsolePages(
+      system.gatewayUrl,
+      merchant,
+      cookie,
+      consolePages(seed.affiliateId, seed.campaignId),
+      { requests: opts.requests },
+    );
     return {
       seed,
       settleSeconds: settle.waitedMs / 1000,

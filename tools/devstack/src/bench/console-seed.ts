@@ -23,6 +23,9 @@ export interface ConsoleSeed {
   referrals: number;
   commissions: number;
   flagged: number;
+  /** An affiliate with referrals and commissions, and its campaign. */
+  affiliateId: string;
+  campaignId: string;
   /** Seconds each part took. */
   seconds: { affiliates: number; referrals: number; commissions: number };
 }
@@ -80,6 +83,8 @@ export async function seedConsoleMerchant(
     referrals: opts.referrals,
     commissions: opts.commissions,
     flagged,
+    affiliateId: targets[0]!.affiliateId,
+    campaignId: targets[0]!.campaignId,
     seconds: {
       affiliates: affiliateSeconds,
       referrals: referralSeconds,
