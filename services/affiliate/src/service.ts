@@ -27,9 +27,11 @@ import { affiliateRpcTable } from './rpc/rpc-table';
 import { ProgramStatsUseCase } from './domain/program-stats';
 import { ProgramFiguresRepository } from './data/program-figures.repository';
 import { couponModel } from './data/coupon.schema';
-import { ssoTokenModel } from './data/sso-token.schema';
-import { emailConfirmationModel } from './data/email-confirmation.schema';
-import { walletConfirmationModel } from './data/wallet-confirmation.schema';
+import {
+  emailConfirmationModel,
+  ssoTokenModel,
+  walletConfirmationModel,
+} from './data/one-time-token.schema';
 import { sentMailModel } from './data/sent-mail.schema';
 import { affiliateRetention } from './data/retention';
 import { CouponUseCases } from './domain/coupons';

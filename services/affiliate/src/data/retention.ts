@@ -6,7 +6,7 @@
 import type { Model } from 'mongoose';
 import { DAY_MS, EVENT_RECORD_KEEP_MS, type RetentionRule } from '@aff/mongo';
 import type { MailModels } from '../mail/mail-module';
-import type { SsoTokenRecord } from './sso-token.schema';
+import type { SsoTokenRecord } from './one-time-token.schema';
 
 export const EXPIRED_TOKEN_KEEP_MS = DAY_MS;
 

@@ -4,8 +4,10 @@ import type { Logger } from '@aff/logging';
 import type { NatsConnection, RunningConsumer } from '@aff/messaging';
 import type { AffiliateConfig } from '../config';
 import { startMailConsumers } from '../consumers/mail.consumer';
-import type { EmailConfirmationRecord } from '../data/email-confirmation.schema';
-import type { WalletConfirmationRecord } from '../data/wallet-confirmation.schema';
+import type {
+  EmailConfirmationRecord,
+  WalletConfirmationRecord,
+} from '../data/one-time-token.schema';
 import { OneTimeTokenRepository } from '../data/one-time-token.repository';
 import type { SentMailRecord } from '../data/sent-mail.schema';
 import type { AffiliatePresenter } from '../domain/affiliate-presenter';
