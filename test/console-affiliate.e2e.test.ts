@@ -171,6 +171,11 @@ it("bad ids and actions, and another tenant's affiliate, are not found (nothing 
   });
   expect(weird.status).toBe(200);
   expect(weird.text).not.toContain('role="status"');
+  for (const done of ['hasOwnProperty', 'constructor', 'toString']) {
+    const odd = await consoleRequest(`${page()}?done=${done}`, { cookie: owner.cookie });
+    expect(odd.status).toBe(200);
+    expect(odd.text).not.toContain('role="status"');
+  }
   expect((await post(affiliate.id, 'delete', owner)).status).toBe(404);
 
   const other = await createMerchant({ rateLimit: 100_000 });

@@ -173,4 +173,11 @@ it("another tenant's campaign and bad ids are not found, and nothing changes", a
   expect((await consoleRequest('/console/campaigns/nope', { cookie: owner.cookie })).status).toBe(
     404,
   );
+  for (const done of ['hasOwnProperty', 'constructor']) {
+    const odd = await consoleRequest(`/console/campaigns/${mine.id}?done=${done}`, {
+      cookie: owner.cookie,
+    });
+    expect(odd.status).toBe(200);
+    expect(odd.text).not.toContain('role="status"');
+  }
 });

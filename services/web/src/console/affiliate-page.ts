@@ -56,7 +56,9 @@ export function affiliateRoutes({ rpc }: PageDeps): Router {
       calls.call('listCommissions', { query: recent }),
       calls.call('listPayouts', { query: recent }),
     ]);
-    const done = typeof req.query.done === 'string' ? DONE[req.query.done] : undefined;
+    // Own keys only: `?done=constructor` must not reach Object.prototype.
+    const key = String(req.query.done);
+    const done = Object.hasOwn(DONE, key) ? DONE[key] : undefined;
     const body = html`${done ? html`<p class="notice" role="status">${done}</p>` : ''}
     ${summary(affiliate, actionToken(res))} ${linksSection(affiliate.links ?? [])}
     ${section('signals', 'Fraud signals', signalsTable(flagged))}
@@ -93,7 +95,7 @@ function summary(a: AffiliateView, csrf: string | null): SafeHtml {
     <h2 id="who-h">${a.first_name} ${a.last_name}</h2>
     <dl class="facts">
       <dt>E-mail</dt>
-      <dd>${a.email}</dd>
+      <dd class="url">${a.email}</dd>
       <dt>State</dt>
       <dd data-field="state">${state(a.state)}</dd>
       <dt>Fraud checks</dt>

@@ -70,7 +70,9 @@ export function campaignsRoutes({ rpc }: PageDeps): Router {
     const id = isId(String(req.params.id));
     const campaign = id ? await find(rpc, res, id) : null;
     if (!id || !campaign) return notFound(res);
-    const done = typeof req.query.done === 'string' ? DONE[req.query.done] : undefined;
+    // Own keys only: `?done=constructor` must not reach Object.prototype.
+    const key = String(req.query.done);
+    const done = Object.hasOwn(DONE, key) ? DONE[key] : undefined;
     editPage(res, 200, campaign, valuesOf(campaign), [], done);
   });
 
@@ -193,7 +195,7 @@ function editPage(
                 <dt>Reward</dt>
                 <dd>${reward(c)}</dd>
                 <dt>Landing page</dt>
-                <dd>${c.url}</dd>
+                <dd class="url">${c.url}</dd>
                 <dt>Due after</dt>
                 <dd>${c.days_until_commissions_are_due} days</dd>
                 ${Object.entries(c.fraud_policy ?? {}).map(

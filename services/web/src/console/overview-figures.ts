@@ -21,7 +21,10 @@ export interface WindowFigures {
   leads: number;
   conversions: number;
   currencies: CurrencyGrowth[];
-  /** Per reading day: [visitors, leads, conversions] gained until the next reading. */
+  /**
+   * Per day since the first reading: [visitors, leads, conversions] gained from that day's reading
+   * until the next one (zeros on a day without a reading).
+   */
   days: { label: string; values: number[] }[];
 }
 
@@ -56,9 +59,19 @@ export function windowFigures(
       earned: cents(now, currency, 'total') - cents(base.totals, currency, 'total'),
       paid: cents(now, currency, 'paid') - cents(base.totals, currency, 'paid'),
     }));
-  const days = readings.map((reading, i) => ({
-    label: reading.day,
-    values: growth(reading.totals, readings[i + 1]?.totals ?? now),
-  }));
+  // One slot per day from the first reading to today; a day without a reading shows nothing
+  // (what it gained is in the bar of the reading before it).
+  const gained = new Map(
+    readings.map((reading, i) => [
+      reading.day,
+      growth(reading.totals, readings[i + 1]?.totals ?? now),
+    ]),
+  );
+  const days: WindowFigures['days'] = [];
+  for (let t = Date.parse(`${base.day}T00:00:00Z`); ; t += 86_400_000) {
+    const label = new Date(t).toISOString().slice(0, 10);
+    if (label > today) break;
+    days.push({ label, values: gained.get(label) ?? [0, 0, 0] });
+  }
   return { since: base.day, visitors, leads, conversions, currencies, days };
 }
