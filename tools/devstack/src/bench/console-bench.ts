@@ -138,7 +138,7 @@ export async function benchConsolePages(
   merchant: BenchMerchant,
   cookie: string,
   pages: PagePair[],
-  opts: { requests: number; warmup?: number },
+  opts: { requests: number; warmup?: number; log?: (line: string) => void },
 ): Promise<PageFigures[]> {
   const auth = `Basic ${Buffer.from(`${merchant.api_secret}:`).toString('base64')}`;
   const figures: PageFigures[] = [];
@@ -176,6 +176,9 @@ export async function benchConsolePages(
       ratio: pageMs.median / restMs.median,
       failed: [...new Set(failed)],
     });
+    opts.log?.(
+      `  ${pair.name}: page ${pageMs.median} ms, REST ${restMs.median} ms (medians), ${failed.length} failed`,
+    );
   }
   return figures;
 }

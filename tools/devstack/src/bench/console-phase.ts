@@ -27,6 +27,8 @@ export interface ConsolePhaseOptions {
 /** The phase's options of `npm run bench` (parseArgs). */
 export const CONSOLE_ARGS = {
   only: { type: 'string' },
+  /** The whole bench without this phase (at full size it scans for long on the local server). */
+  'skip-console': { type: 'boolean', default: false },
   affiliates: { type: 'string', default: '10000' },
   'console-referrals': { type: 'string', default: '100000' },
   'console-commissions': { type: 'string', default: '10000' },
@@ -96,7 +98,7 @@ export async function runConsolePhase(
       merchant,
       cookie,
       consolePages(seed.affiliateId, seed.campaignId),
-      { requests: opts.requests },
+      { requests: opts.requests, log: say },
     );
     return {
       seed,

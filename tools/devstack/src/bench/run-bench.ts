@@ -16,7 +16,7 @@
  * Prints every figure and whether each target is met; `--json FILE` writes them as JSON too.
  *   npm run bench -- [--duration 10] [--connections 20] [--json FILE] [--only console]
  *     [--affiliates 10000] [--console-referrals 100000] [--console-commissions 10000]
- *     [--console-requests 30]
+ *     [--console-requests 30] [--skip-console]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -183,7 +183,7 @@ async function main(argv: string[]): Promise<void> {
     });
 
     // After the webhook drain: its seeding would otherwise be the others' background load.
-    const consolePages = await consolePhase();
+    const consolePages = values['skip-console'] ? null : await consolePhase();
 
     const ratios = {
       visits: visits.requestsPerSecond / raw.insertsPerSecond,
@@ -235,7 +235,7 @@ async function main(argv: string[]): Promise<void> {
         '',
         formatWriteAccounts(writeAccounts),
         '',
-        formatConsolePhase(consolePages),
+        consolePages ? formatConsolePhase(consolePages) : 'console pages: skipped',
         '',
         'targets (each a ratio to a baseline of this run):',
         ...targets.map(
