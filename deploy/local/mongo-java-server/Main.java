@@ -151,9 +151,20 @@ public class Main {
     /** The H2 store of the one backend of this process (needed while the database is being built). */
     static MVStore store;
 
+    /** How long H2 keeps chunks no longer referenced by the newest version (see IdFirstH2Backend). */
+    static final int RETAIN_FREED_CHUNKS_MS = 3_600_000;
+
     static final class IdFirstH2Backend extends H2Backend {
         IdFirstH2Backend(String file) {
             super(file);
+            // The server reads a collection (a scan, a cursor) on the map's root of the moment
+            // without registering it with the store as a version in use, so H2 may reuse the space
+            // of chunks that root still points to once they are older than the retention time
+            // (45 s by default). A scan that outlasts it while writes go on fails with "Chunk ...
+            // not found" or, if the space was rewritten, "File corrupted in chunk" (seen on a
+            // scan of a collection of 100,000s of documents under inserts: docs/local-database.md).
+            // Space is reused only after an hour: the file grows by up to an hour of writes more.
+            getMvStore().setRetentionTime(RETAIN_FREED_CHUNKS_MS);
         }
 
         // Also called from H2Backend's constructor for databases already in the file.

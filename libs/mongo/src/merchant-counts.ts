@@ -92,6 +92,53 @@ export class MerchantCounts {
     );
   }
 
+  /**
+   * Counts the records a writer inserted but died before counting (`added` runs right after
+   * the insert, so a crash in between leaves the merchant's count and newest ids without that
+   * batch, and the list without its records). The outbox sweep calls it for each document it
+   * finds with events still pending, before relaying them: a writer that died there never
+   * relayed them (it relays only after counting). A record is counted once: one whose id is
+   * among the kept ids is skipped, and the update is conditional on the id being absent. A
+   * record older than every kept id, when all `keepNewest` are kept, cannot be told apart from
+   * one counted and pushed out by newer ones, and is left as it is (docs/decisions.md, "Counts
+   * and newest-first lists"). Without kept ids (`keepNewest` 0) nothing can be told: no-op.
+   */
+  async recount(docs: { _id: string; merchant_id: string; created_at: Date }[]): Promise<void> {
+    if (this.keepNewest <= 0 || docs.length === 0) return;
+    const byMerchant = new Map<string, typeof docs>();
+    for (const doc of docs)
+      byMerchant.set(doc.merchant_id, [...(byMerchant.get(doc.merchant_id) ?? []), doc]);
+    for (const [merchantId, mine] of byMerchant) {
+      const current = await this.model.findById(merchantId, { newest: 1 }).lean<CountDoc>().exec();
+      const kept = current?.newest ?? [];
+      const keptIds = new Set(kept.map((e) => e.id));
+      const full = kept.length >= this.keepNewest;
+      const oldestKept = kept.length ? new Date(kept[kept.length - 1]!.at).getTime() : 0;
+      for (const doc of mine) {
+        if (keptIds.has(doc._id)) continue;
+        if (full && new Date(doc.created_at).getTime() <= oldestKept) continue;
+        await this.countOne(merchantId, { at: doc.created_at, id: doc._id });
+      }
+    }
+  }
+
+  private async countOne(merchantId: string, entry: NewestEntry): Promise<void> {
+    try {
+      await this.model.collection.updateOne(
+        { _id: merchantId, 'newest.id': { $ne: entry.id } } as never,
+        {
+          $inc: { count: 1 },
+          $push: { newest: { $each: [entry], $sort: { at: -1, id: -1 }, $slice: this.keepNewest } },
+        } as never,
+        { upsert: true },
+      );
+    } catch (error) {
+      // The document exists and already holds the id (counted meanwhile): the upsert's insert
+      // collides with its `_id`, which is the answer "already counted".
+      if ((error as { code?: number }).code !== 11000) throw error;
+    }
+  }
+
   async get(merchantId: string): Promise<number> {
     const doc = await this.model.findById(merchantId, { count: 1 }).lean<CountDoc>().exec();
     return doc?.count ?? 0;

@@ -87,6 +87,34 @@ export function relayItem(
   };
 }
 
+/** What the sweep finds of a document with events still pending. */
+export interface LeftoverDocument {
+  _id: string;
+  merchant_id: string;
+  created_at: Date;
+}
+
+/**
+ * Steps a writer takes after its insert and before it relays the insert's events (a count),
+ * which a writer that died in between never took: the sweep runs them on what it finds before
+ * relaying, and relays nothing of the batch when they fail (the next sweep tries again).
+ */
+const leftoverRepairs = new WeakMap<Collection, (docs: LeftoverDocument[]) => Promise<void>>();
+
+/**
+ * How old pending events must be before the sweep repairs and relays them, in collections with
+ * a repair: longer than the sweep's usual grace, so a live writer (another replica) whose count
+ * is merely slow is not counted a second time by the sweep.
+ */
+export const REPAIR_GRACE_MS = 10_000;
+
+export function repairLeftoversWith(
+  collection: Collection,
+  repair: (docs: LeftoverDocument[]) => Promise<void>,
+): void {
+  leftoverRepairs.set(collection, repair);
+}
+
 /** Collections whose documents may hold pending events; one gauge reports them all. */
 const outboxCollections = new Map<string, Collection>();
 
@@ -122,17 +150,34 @@ export class MongoPendingEventStore implements PendingEventStore {
   async findPending(olderThan: Date, limit: number): Promise<PendingEvent[]> {
     const items: PendingEvent[] = [];
     for (const model of this.models) {
+      const repair = leftoverRepairs.get(model.collection);
+      const cutoff = repair
+        ? new Date(Math.min(olderThan.getTime(), Date.now() - REPAIR_GRACE_MS))
+        : olderThan;
       const docs = await model.collection
         .find(
-          { [`${PENDING_EVENTS_FIELD}.queued_at`]: { $lt: olderThan } },
-          { projection: { [PENDING_EVENTS_FIELD]: 1 } },
+          { [`${PENDING_EVENTS_FIELD}.queued_at`]: { $lt: cutoff } },
+          {
+            projection: {
+              [PENDING_EVENTS_FIELD]: 1,
+              ...(repair ? { merchant_id: 1, created_at: 1 } : {}),
+            },
+          },
         )
         .limit(limit)
         .toArray();
+      if (repair && docs.length > 0)
+        await repair(
+          docs.map((doc) => ({
+            _id: String(doc._id),
+            merchant_id: String(doc.merchant_id),
+            created_at: doc.created_at as Date,
+          })),
+        );
       for (const doc of docs) {
         const stored = (doc[PENDING_EVENTS_FIELD] ?? []) as StoredPendingEvent[];
         for (const item of stored) {
-          if (item.queued_at < olderThan)
+          if (item.queued_at < cutoff)
             items.push(relayItem(model.collection, String(doc._id), item));
         }
       }

@@ -11,6 +11,7 @@ import { Batcher, type EventContext, type EventRelay, type PendingEvent } from '
 import {
   PENDING_EVENTS_FIELD,
   relayItem,
+  repairLeftoversWith,
   toStoredPendingEvent,
   type StoredPendingEvent,
 } from './pending-events';
@@ -44,7 +45,7 @@ export interface TenantRepositoryOptions<T = unknown> {
   relay?: EventRelay;
   /**
    * Per-merchant record counts, raised right after each batch of inserts and before its callers
-   * hear of it. A crash between the two leaves a count short by that batch (docs/decisions.md,
+   * hear of it. A crash between the two is repaired by the outbox sweep (docs/decisions.md,
    * "Counts and newest-first lists").
    */
   counts?: MerchantCounts;
@@ -78,6 +79,9 @@ export class TenantRepository<T extends TenantRecord> {
   ) {
     const { counts, countBatch, onCountFailed = () => undefined } = opts;
     this.relay = opts.relay;
+    // A batch is counted before its events are relayed, so a writer that died in between left
+    // its events pending: the outbox sweep counts those records before relaying them.
+    if (counts) repairLeftoversWith(model.collection, (docs) => counts.recount(docs));
     this.inserts = new Batcher<T>({
       flush: async (docs) => {
         const settle = countBatch ? await countBatch(docs) : null;
