@@ -109,6 +109,9 @@ it("a viewer sees the page without actions, and a viewer's action is refused", a
   const answer = await consoleRequest(page(), { cookie: viewer.cookie });
   expect(answer.status).toBe(200);
   expect(answer.text).not.toContain(`action="${page()}/`);
+  const list = await consoleRequest('/console/affiliates', { cookie: viewer.cookie });
+  expect(list.text).toContain(affiliate.email);
+  expect(list.text).not.toContain(`action="${page()}/`);
   for (const action of ['suspicious', 'exempt', 'portal']) {
     const refused = await post(affiliate.id, action, viewer);
     expect(refused.status).toBe(403);

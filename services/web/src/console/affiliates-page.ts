@@ -18,7 +18,8 @@ import {
   type ListSpec,
 } from './components/data-table';
 import { consoleCalls, ConsoleReplyError, type ConsoleCalls } from './console-data';
-import { consolePage, session } from './console-http';
+import { actionToken } from './console-act';
+import { consolePage } from './console-http';
 import type { PageDeps } from './console-pages';
 
 const PAGE_SIZE = 25;
@@ -35,7 +36,7 @@ export function affiliatesRoutes({ rpc }: PageDeps): Router {
   router.get('/console/affiliates', async (req, res) => {
     const q = readListQuery(AFFILIATES_LIST, req.query);
     const list = await findAffiliates(consoleCalls(rpc, res), q);
-    consolePage(res, 200, 'Affiliates', listBody(list, q, session(res).csrfToken));
+    consolePage(res, 200, 'Affiliates', listBody(list, q, actionToken(res)));
   });
 
   return router;
@@ -82,7 +83,8 @@ function single(affiliate: AffiliateView): Paginated<AffiliateView> {
   return { data: [affiliate], pagination };
 }
 
-function listBody(list: Paginated<AffiliateView>, q: ListQuery, csrf: string) {
+/** `csrf` null: a viewer's list, with no action column (the server refuses their posts too). */
+function listBody(list: Paginated<AffiliateView>, q: ListQuery, csrf: string | null) {
   const fullName = (a: AffiliateView) => `${a.first_name} ${a.last_name}`;
   const columns: Column<AffiliateView>[] = [
     {
@@ -97,15 +99,16 @@ function listBody(list: Paginated<AffiliateView>, q: ListQuery, csrf: string) {
       cell: (a) => html`<time datetime="${a.created_at}">${a.created_at.slice(0, 10)}</time>`,
     },
     { header: 'Conversions', num: true, cell: (a) => a.conversions },
-    {
+  ];
+  if (csrf)
+    columns.push({
       header: 'Action',
       cell: (a) => {
         const next = a.state === 'disabled' ? 'enable' : 'disable';
         const text = next === 'enable' ? 'Enable' : 'Disable';
         return rowForm(`/console/affiliates/${a.id}/${next}`, text, fullName(a), csrf, q);
       },
-    },
-  ];
+    });
   const state = q.filters.state ?? '';
   return html`<section>
     <h2>Affiliates</h2>
