@@ -15,7 +15,7 @@ import type {
   ReferralView,
 } from '@aff/contracts';
 import { html, type SafeHtml } from '../portal/html';
-import { date, state } from '../portal/page-parts';
+import { date, referralCounts, state } from '../portal/page-parts';
 import { actionToken } from './console-act';
 import { dataTable, readListQuery, rules, type Column } from './components/data-table';
 import { consoleCalls, ConsoleReplyError } from './console-data';
@@ -105,20 +105,7 @@ function summary(a: AffiliateView, csrf: string | null): SafeHtml {
       <dt>Joined</dt>
       <dd>${date(a.created_at)}</dd>
     </dl>
-    <dl class="stats">
-      <div>
-        <dt>Visitors</dt>
-        <dd data-stat="visitors">${a.visitors}</dd>
-      </div>
-      <div>
-        <dt>Leads</dt>
-        <dd data-stat="leads">${a.leads}</dd>
-      </div>
-      <div>
-        <dt>Conversions</dt>
-        <dd data-stat="conversions">${a.conversions}</dd>
-      </div>
-    </dl>
+    ${referralCounts(a)}
     ${
       csrf
         ? html`<div class="bulk" role="group" aria-label="Actions">

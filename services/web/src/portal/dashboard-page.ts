@@ -9,6 +9,7 @@ import {
   commissionRow,
   money,
   payoutRow,
+  referralCounts,
   referralRow,
   table,
 } from './page-parts';
@@ -35,20 +36,7 @@ export function dashboardBody(m: DashboardModel): SafeHtml {
   return html` ${m.notice ? html`<p class="notice" role="status">${m.notice}</p>` : ''}
     <section aria-labelledby="overview-h">
       <h2 id="overview-h">Welcome, ${a.first_name} ${a.last_name}</h2>
-      <dl class="stats">
-        <div>
-          <dt>Visitors</dt>
-          <dd data-stat="visitors">${a.visitors}</dd>
-        </div>
-        <div>
-          <dt>Leads</dt>
-          <dd data-stat="leads">${a.leads}</dd>
-        </div>
-        <div>
-          <dt>Conversions</dt>
-          <dd data-stat="conversions">${a.conversions}</dd>
-        </div>
-      </dl>
+      ${referralCounts(a)}
     </section>
 
     <section aria-labelledby="activity-h">

@@ -13,6 +13,23 @@ export const date = (iso: string | null | undefined) =>
 
 export const state = (text: string) => html`<span class="state">${text}</span>`;
 
+/** An affiliate's visitors, leads and conversions (the portal's dashboard, the console's page). */
+export const referralCounts = (a: { visitors: number; leads: number; conversions: number }) =>
+  html`<dl class="stats">
+    <div>
+      <dt>Visitors</dt>
+      <dd data-stat="visitors">${a.visitors}</dd>
+    </div>
+    <div>
+      <dt>Leads</dt>
+      <dd data-stat="leads">${a.leads}</dd>
+    </div>
+    <div>
+      <dt>Conversions</dt>
+      <dd data-stat="conversions">${a.conversions}</dd>
+    </div>
+  </dl>`;
+
 /**
  * `label` names the scroll container: on a narrow screen the table scrolls sideways inside it,
  * and a keyboard user reaches that only if the container is focusable (axe
