@@ -91,7 +91,7 @@ export class CouponUseCases {
     return { coupon: toCouponView(coupon), affiliate };
   }
 
-  /** Another merchant's coupon is as unknown as a missing one. */
+  /** Another merchant's coupon answers exactly like a missing one (no tenant leak). */
   async get(ctx: CallContext, id: string): Promise<CouponView> {
     const coupon = await this.coupons.findById(ctx.merchantId, id);
     if (!coupon) throw errors.notFound('Affiliate coupon', id);
