@@ -20,13 +20,18 @@ import { ConditionalUpserts } from './conditional-upserts';
 import { BulkUpdates } from './bulk-updates';
 import { failuresByIndex } from './bulk-failures';
 import type { MerchantCounts } from './merchant-counts';
+import { ScopedRepository, scoped, type ScopedRecord } from './scoped-repository';
 
-export interface TenantRecord {
-  _id: string;
-  merchant_id: string;
+export interface TenantRecord extends ScopedRecord {
   created_at: Date;
   pending_events: StoredPendingEvent[];
 }
+
+/** The writes `relayAfter` hands its callback. */
+export type HeldWrites<T extends TenantRecord> = Pick<
+  TenantRepository<T>,
+  'insert' | 'update' | 'updateIf' | 'applyIf'
+>;
 
 export interface Page<T> {
   items: T[];
@@ -61,7 +66,7 @@ export interface TenantRepositoryOptions<T = unknown> {
   onCountFailed?: (error: unknown) => void;
 }
 
-export class TenantRepository<T extends TenantRecord> {
+export class TenantRepository<T extends TenantRecord> extends ScopedRepository<T> {
   /** Inserts that arrive together share one unordered `insertMany`. */
   private readonly inserts: Batcher<T>;
   /** Batched reads by a unique field, one per field asked for (see `findByUnique`). */
@@ -73,10 +78,8 @@ export class TenantRepository<T extends TenantRecord> {
 
   private readonly relay: EventRelay | undefined;
 
-  constructor(
-    readonly model: Model<T>,
-    opts: TenantRepositoryOptions<T> = {},
-  ) {
+  constructor(model: Model<T>, opts: TenantRepositoryOptions<T> = {}) {
+    super(model);
     const { counts, countBatch, onCountFailed = () => undefined } = opts;
     this.relay = opts.relay;
     // A batch is counted before its events are relayed, so a writer that died in between left
@@ -96,20 +99,6 @@ export class TenantRepository<T extends TenantRecord> {
     });
   }
 
-  async findById(merchantId: string, id: string): Promise<T | null> {
-    return this.model
-      .findOne({ _id: id, merchant_id: merchantId } as FilterQuery<T>)
-      .lean<T>()
-      .exec();
-  }
-
-  async findOne(merchantId: string, filter: FilterQuery<T>): Promise<T | null> {
-    return this.model
-      .findOne({ ...filter, merchant_id: merchantId })
-      .lean<T>()
-      .exec();
-  }
-
   /**
    * The record whose `field` (unique per merchant, and indexed so with `merchant_id`) is `value`.
    * Concurrent calls share one `find` per merchant with `$in`: a hot consumer's look-ups by key
@@ -126,7 +115,7 @@ export class TenantRepository<T extends TenantRecord> {
 
   async findMany(merchantId: string, filter: FilterQuery<T>, limit = 1000): Promise<T[]> {
     return this.model
-      .find({ ...filter, merchant_id: merchantId })
+      .find(scoped(merchantId, filter))
       .sort(NEWEST_FIRST)
       .limit(limit)
       .lean<T[]>()
@@ -139,10 +128,10 @@ export class TenantRepository<T extends TenantRecord> {
     skip: number,
     limit: number,
   ): Promise<Page<T>> {
-    const scoped = { ...filter, merchant_id: merchantId } as FilterQuery<T>;
+    const query = scoped(merchantId, filter);
     const [items, total] = await Promise.all([
-      this.model.find(scoped).sort(NEWEST_FIRST).skip(skip).limit(limit).lean<T[]>().exec(),
-      this.model.countDocuments(scoped).exec(),
+      this.model.find(query).sort(NEWEST_FIRST).skip(skip).limit(limit).lean<T[]>().exec(),
+      this.model.countDocuments(query).exec(),
     ]);
     return { items, total };
   }
@@ -184,7 +173,7 @@ export class TenantRepository<T extends TenantRecord> {
     const stored = events.map((event) => toStoredPendingEvent(event, context));
     const record = await this.model
       .findOneAndUpdate(
-        { ...condition, _id: id, merchant_id: merchantId } as FilterQuery<T>,
+        scoped(merchantId, { ...condition, _id: id }),
         withPendingEvents(update, stored),
         {
           new: true,
@@ -214,7 +203,7 @@ export class TenantRepository<T extends TenantRecord> {
     context: EventContext = {},
   ): Promise<PendingEvent[] | null> {
     const stored = events.map((event) => toStoredPendingEvent(event, context));
-    const filter = { ...condition, _id: id, merchant_id: merchantId };
+    const filter = scoped(merchantId, { ...condition, _id: id });
     const applied = await this.conditionalUpdates.upsert(
       this.model,
       filter,
@@ -236,17 +225,34 @@ export class TenantRepository<T extends TenantRecord> {
     if (rows.length === 0) return;
     await Promise.all(
       rows.map((row) =>
-        this.raises.updateOne(
-          this.model,
-          { _id: row.id, merchant_id: merchantId },
-          { $max: row.values },
-        ),
+        this.raises.updateOne(this.model, scoped(merchantId, { _id: row.id }), {
+          $max: row.values,
+        }),
       ),
     );
   }
 
-  async deleteById(merchantId: string, id: string): Promise<void> {
-    await this.model.deleteOne({ _id: id, merchant_id: merchantId } as FilterQuery<T>).exec();
+  /**
+   * Writes whose events must wait for a step of the caller's: `writes` makes them through `held`
+   * (this repository's writes: events stored with each write, as always, but not yet relayed),
+   * `step` runs with what `writes` returned, and then the events of every held write are
+   * relayed, in write order. A step (or write) that throws leaves them to the outbox sweep, as a
+   * crash would. Tracking settles a referral's count reservation this way before its events go
+   * out; payout writes the payout that its logged events describe.
+   */
+  async relayAfter<R>(
+    writes: (held: HeldWrites<T>) => Promise<R>,
+    step: (result: R) => Promise<unknown>,
+  ): Promise<R> {
+    const collected: PendingEvent[] = [];
+    // The same repository (batches, caches) with a relay that only collects.
+    const held: TenantRepository<T> = Object.create(this, {
+      relay: { value: { relay: (items: PendingEvent[]) => collected.push(...items) } },
+    });
+    const result = await writes(held);
+    await step(result);
+    if (collected.length > 0) this.relay?.relay(collected);
+    return result;
   }
 
   relayItems(id: string, stored: StoredPendingEvent[]): PendingEvent[] {

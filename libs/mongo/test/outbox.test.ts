@@ -163,3 +163,46 @@ it('given the relay, hands it the events of each write itself, right after the w
   await own.update(merchantId, id, { $set: { name: 'e' } });
   expect(relayedIds).toEqual([created.id, changed.id, applied.id]);
 });
+
+it("relayAfter: relays the held writes' events only after the step, in write order; none if the step throws", async () => {
+  const relayedIds: string[] = [];
+  const own = new TenantRepository(repo.model, {
+    relay: { relay: (pending) => relayedIds.push(...pending.map((p) => p.event.id)) },
+  });
+  const merchantId = randomUUID();
+  const id = randomUUID();
+  const first = buildEvent('affiliate.updated', merchantId, { id, n: 1 } as never);
+  const second = buildEvent('affiliate.updated', merchantId, { id, n: 2 } as never);
+  const relayedWhenStepRan: string[][] = [];
+  const applied = await own.relayAfter(
+    async (held) => {
+      await held.insert({ _id: id, merchant_id: merchantId, name: 'a', created_at: new Date() }, [
+        first,
+      ]);
+      return held.applyIf(merchantId, id, { name: 'a' }, { $set: { name: 'b' } }, [second]);
+    },
+    async (result) => {
+      expect(result).not.toBeNull();
+      relayedWhenStepRan.push([...relayedIds]);
+    },
+  );
+  expect(applied).not.toBeNull();
+  expect(relayedWhenStepRan).toEqual([[]]);
+  expect(relayedIds).toEqual([first.id, second.id]);
+
+  // A step that fails leaves the stored events to the outbox sweep, as a crash would.
+  const third = buildEvent('affiliate.updated', merchantId, { id, n: 3 } as never);
+  await expect(
+    own.relayAfter(
+      (held) => held.update(merchantId, id, { $set: { name: 'c' } }, [third]),
+      () => Promise.reject(new Error('settle failed')),
+    ),
+  ).rejects.toThrow('settle failed');
+  expect(relayedIds).toEqual([first.id, second.id]);
+  const stored = await repo.findById(merchantId, id);
+  expect(stored?.pending_events.map((p) => p.event.id)).toContain(third.id);
+  // Writes outside relayAfter still relay at once.
+  const fourth = buildEvent('affiliate.updated', merchantId, { id, n: 4 } as never);
+  await own.update(merchantId, id, { $set: { name: 'd' } }, [fourth]);
+  expect(relayedIds).toEqual([first.id, second.id, fourth.id]);
+});

@@ -50,11 +50,10 @@ type PayoutModels = ReturnType<typeof payoutModels>;
 
 export function buildPayout(deps: ServiceDeps<PayoutConfig, PayoutModels>) {
   const { config, log, models, nc, relay } = deps;
-  // The payouts' store logs a refresh's events and relays them itself, after its write.
+  // A refresh's events are logged, and relayed after the payout's write.
   const payouts = new PayoutRepository(
     models.payout,
-    new PayoutEventRepository(models.event),
-    relay,
+    new PayoutEventRepository(models.event, relay),
   );
   const claims = new ClaimRepository(models.claim);
   const steps = new PaymentStepRepository(models.step);

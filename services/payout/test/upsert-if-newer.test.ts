@@ -5,9 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Connection, Model } from 'mongoose';
-import { connectMongo } from '@aff/mongo';
+import { connectMongo, upsertIfNewer } from '@aff/mongo';
 import { commissionModel } from '../src/data/commission.schema';
-import { upsertIfNewer } from '../src/data/upsert-if-newer';
 import type { CommissionRecord } from '../src/domain/records';
 
 let mongo: Connection;

@@ -1,27 +1,27 @@
 /** The commission read model: what generation bundles and what payouts list. */
 import type { FilterQuery, Model } from 'mongoose';
+import { ScopedRepository } from '@aff/mongo';
 import type { CommissionCopies, DueFilters } from '../domain/ports';
 import type { CommissionRecord } from '../domain/records';
-import { upsertIfNewer } from './upsert-if-newer';
 
 export class CommissionRepository implements CommissionCopies {
-  constructor(private readonly model: Model<CommissionRecord>) {}
+  private readonly copies: ScopedRepository<CommissionRecord>;
+
+  constructor(model: Model<CommissionRecord>) {
+    this.copies = new ScopedRepository(model);
+  }
 
   /** Applies a commission event unless a newer one was applied; never touches `listed`. */
   async save(record: Omit<CommissionRecord, 'listed'>): Promise<boolean> {
-    return upsertIfNewer(this.model, { ...record }, { listed: false });
+    return this.copies.upsertIfNewer(record, { listed: false });
   }
 
   async findById(merchantId: string, id: string): Promise<CommissionRecord | null> {
-    return this.model.findOne({ _id: id, merchant_id: merchantId }).lean<CommissionRecord>().exec();
+    return this.copies.findById(merchantId, id);
   }
 
   async findByIds(merchantId: string, ids: string[]): Promise<CommissionRecord[]> {
-    if (ids.length === 0) return [];
-    return this.model
-      .find({ _id: { $in: [...new Set(ids)] }, merchant_id: merchantId })
-      .lean<CommissionRecord[]>()
-      .exec();
+    return this.copies.findByIds(merchantId, ids);
   }
 
   /** Due commissions no payout lists yet, oldest first (the order they are bundled in). */
@@ -31,7 +31,6 @@ export class CommissionRepository implements CommissionCopies {
     limit = 10_000,
   ): Promise<CommissionRecord[]> {
     const query: FilterQuery<CommissionRecord> = {
-      merchant_id: merchantId,
       state: 'due',
       listed: false,
       // A held commission never becomes due; this keeps a payout from taking one regardless.
@@ -39,17 +38,12 @@ export class CommissionRepository implements CommissionCopies {
     };
     if (filters.affiliate_id) query.affiliate_id = filters.affiliate_id;
     if (filters.currency) query.currency = filters.currency;
-    return this.model
-      .find(query)
-      .sort({ created_at: 1, _id: 1 })
-      .limit(limit)
-      .lean<CommissionRecord[]>()
-      .exec();
+    return this.copies.find(merchantId, query, { sort: { created_at: 1, _id: 1 }, limit });
   }
 
-  /** Merchants that have due commissions no payout lists (for the scheduler). */
+  /** Merchants that have due commissions no payout lists (for the scheduler: all merchants). */
   async merchantsWithUnbundledDue(): Promise<string[]> {
-    const groups = await this.model
+    const groups = await this.copies.model
       .aggregate<{ _id: string }>([
         { $match: { state: 'due', listed: false, held: { $ne: true } } },
         { $group: { _id: '$merchant_id' } },
@@ -60,8 +54,6 @@ export class CommissionRepository implements CommissionCopies {
 
   async markListed(merchantId: string, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.model
-      .updateMany({ _id: { $in: ids }, merchant_id: merchantId }, { $set: { listed: true } })
-      .exec();
+    await this.copies.updateMany(merchantId, { _id: { $in: ids } }, { $set: { listed: true } });
   }
 }

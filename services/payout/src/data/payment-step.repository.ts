@@ -1,7 +1,7 @@
 /** Payment steps (see payment-step.schema.ts): insert once, read back, find unfinished jobs. */
 import type { Model } from 'mongoose';
 import type { EventContext } from '@aff/messaging';
-import { isDuplicateKeyError } from '@aff/mongo';
+import { ScopedRepository } from '@aff/mongo';
 import type { PaymentStepStore } from '../domain/ports';
 import type {
   PaymentStepName,
@@ -12,7 +12,11 @@ import type {
 import { stepId } from './payment-step.schema';
 
 export class PaymentStepRepository implements PaymentStepStore {
-  constructor(private readonly model: Model<PaymentStepRecord>) {}
+  private readonly steps: ScopedRepository<PaymentStepRecord>;
+
+  constructor(model: Model<PaymentStepRecord>) {
+    this.steps = new ScopedRepository(model);
+  }
 
   /** The pay call's claim on the payout; false when another call got there first. */
   async request(
@@ -39,30 +43,27 @@ export class PaymentStepRepository implements PaymentStepStore {
   ): Promise<PaymentStepRecord> {
     const created = await this.insert(merchantId, payoutId, step, fields);
     if (created) return created;
-    const existing = await this.model.findById(stepId(payoutId, step)).lean<PaymentStepRecord>();
+    const existing = await this.steps.findById(merchantId, stepId(payoutId, step));
     if (!existing) throw new Error(`payment step ${step} of ${payoutId} vanished`);
     return existing;
   }
 
   async stepsOf(merchantId: string, payoutId: string): Promise<PaymentSteps> {
     const names: PaymentStepName[] = ['requested', 'recorded', 'completed'];
-    const found = await this.model
-      .find({ _id: { $in: names.map((n) => stepId(payoutId, n)) }, merchant_id: merchantId })
-      .lean<PaymentStepRecord[]>()
-      .exec();
+    const found = await this.steps.findByIds(
+      merchantId,
+      names.map((n) => stepId(payoutId, n)),
+    );
     return Object.fromEntries(found.map((s) => [s.step, s])) as PaymentSteps;
   }
 
   async isRequested(merchantId: string, payoutId: string): Promise<boolean> {
-    const found = await this.model
-      .exists({ _id: stepId(payoutId, 'requested'), merchant_id: merchantId })
-      .exec();
-    return found !== null;
+    return this.steps.exists(merchantId, { _id: stepId(payoutId, 'requested') });
   }
 
-  /** Payments asked for before `olderThan` whose queued work has not finished. */
+  /** Payments asked for before `olderThan` whose queued work has not finished (all merchants). */
   async unfinished(olderThan: Date, limit: number): Promise<PaymentStepRecord[]> {
-    return this.model
+    return this.steps.model
       .find({ step: 'requested', unfinished: true, created_at: { $lte: olderThan } })
       .sort({ created_at: 1 })
       .limit(limit)
@@ -72,12 +73,11 @@ export class PaymentStepRepository implements PaymentStepStore {
 
   /** Idempotent; if a racing write undoes it, the sweep finds the job done and sets it again. */
   async finish(merchantId: string, payoutId: string): Promise<void> {
-    await this.model
-      .updateOne(
-        { _id: stepId(payoutId, 'requested'), merchant_id: merchantId },
-        { $set: { unfinished: false } },
-      )
-      .exec();
+    await this.steps.updateOne(
+      merchantId,
+      { _id: stepId(payoutId, 'requested') },
+      { $set: { unfinished: false } },
+    );
   }
 
   private async insert(
@@ -100,12 +100,6 @@ export class PaymentStepRepository implements PaymentStepStore {
       amount: null,
       ...fields,
     };
-    try {
-      await this.model.create(record);
-      return record;
-    } catch (error) {
-      if (isDuplicateKeyError(error)) return null;
-      throw error;
-    }
+    return (await this.steps.insertIfAbsent(record)) ? record : null;
   }
 }

@@ -1,12 +1,12 @@
 /**
  * Payouts (the derived documents lists and reads show; see domain/records.ts) over MongoDB: the
- * domain's `PayoutStore`. A refresh's events go to the payout event log (the outbox) and are
- * handed to the relay here, after the payout's write.
+ * domain's `PayoutStore`. A refresh's events go to the payout event log (the outbox), which
+ * relays them once the payout's write is done.
  */
 import { randomUUID } from 'node:crypto';
 import type { FilterQuery, Model } from 'mongoose';
 import type { EventEnvelope } from '@aff/contracts';
-import type { EventContext, EventRelay, PendingEvent } from '@aff/messaging';
+import type { EventContext } from '@aff/messaging';
 import { TenantRepository, isDuplicateKeyError } from '@aff/mongo';
 import type { Page, PayoutFilters, PayoutStore, PayoutTotalRow } from '../domain/ports';
 import type { DerivedPayout, PayoutRecord } from '../domain/records';
@@ -20,9 +20,8 @@ export class PayoutRepository implements PayoutStore {
   private readonly tenant: TenantRepository<PayoutDoc>;
 
   constructor(
-    private readonly model: Model<PayoutDoc>,
+    model: Model<PayoutDoc>,
     private readonly events: PayoutEventRepository,
-    private readonly relay: EventRelay,
   ) {
     this.tenant = new TenantRepository(model);
   }
@@ -58,28 +57,19 @@ export class PayoutRepository implements PayoutStore {
    * that many small documents, never the paid history.
    */
   async totals(merchantId: string): Promise<PayoutTotalRow[]> {
-    const rows = await this.model
-      .aggregate<{
-        _id: { currency: string; state: PayoutTotalRow['state'] };
-        count: number;
-        amount: number;
-      }>([
-        {
-          $match: {
-            merchant_id: merchantId,
-            state: { $in: ['pending', 'due', 'processing'] },
-            ...VISIBLE,
-          },
+    const rows = await this.tenant.aggregate<{
+      _id: { currency: string; state: PayoutTotalRow['state'] };
+      count: number;
+      amount: number;
+    }>(merchantId, { state: { $in: ['pending', 'due', 'processing'] }, ...VISIBLE }, [
+      {
+        $group: {
+          _id: { currency: '$currency', state: '$state' },
+          count: { $sum: 1 },
+          amount: { $sum: '$amount' },
         },
-        {
-          $group: {
-            _id: { currency: '$currency', state: '$state' },
-            count: { $sum: 1 },
-            amount: { $sum: '$amount' },
-          },
-        },
-      ])
-      .exec();
+      },
+    ]);
     return rows
       .map((row) => ({ ...row._id, count: row.count, amount: row.amount }))
       .sort((a, b) => a.currency.localeCompare(b.currency) || a.state.localeCompare(b.state));
@@ -91,11 +81,11 @@ export class PayoutRepository implements PayoutStore {
     affiliateId: string,
     currency: string,
   ): Promise<PayoutRecord | null> {
-    return this.model
-      .findOne({ merchant_id: merchantId, affiliate_id: affiliateId, currency })
-      .sort({ series: -1 })
-      .lean<PayoutDoc>()
-      .exec();
+    return this.tenant.findOne(
+      merchantId,
+      { affiliate_id: affiliateId, currency },
+      { sort: { series: -1 } },
+    );
   }
 
   /** A new, empty (not yet shown) payout as number `series`; null when a racing run made it. */
@@ -138,11 +128,8 @@ export class PayoutRepository implements PayoutStore {
     events: EventEnvelope[],
     context: EventContext,
   ): Promise<void> {
-    const pending: PendingEvent[] = [];
-    for (const event of events) pending.push(...(await this.events.append(id, event, context)));
-    if (derived) {
-      await this.model.updateOne({ _id: id, merchant_id: merchantId }, { $set: derived }).exec();
-    }
-    this.relay.relay(pending);
+    await this.events.appendThen(id, events, context, async () => {
+      if (derived) await this.tenant.updateOne(merchantId, { _id: id }, { $set: derived });
+    });
   }
 }

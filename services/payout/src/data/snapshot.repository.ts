@@ -1,9 +1,8 @@
 /** Latest copies of other services' records, kept from their events (newest wins). */
-import type { FilterQuery, Model } from 'mongoose';
-import { isDuplicateKeyError } from '@aff/mongo';
+import type { Model } from 'mongoose';
+import { ScopedRepository } from '@aff/mongo';
 import type { SnapshotStore } from '../domain/ports';
 import type { SnapshotRecord } from '../domain/records';
-import { upsertIfNewer } from './upsert-if-newer';
 
 /** Seeded ids remembered per process; past this many the memory starts again (a re-seed is harmless). */
 const SEEDED_MEMORY = 50_000;
@@ -15,10 +14,14 @@ export class SnapshotRepository<R extends SnapshotRecord<unknown>> implements Sn
    */
   private seeded = new Set<string>();
 
-  constructor(private readonly model: Model<R>) {}
+  private readonly copies: ScopedRepository<R>;
+
+  constructor(model: Model<R>) {
+    this.copies = new ScopedRepository(model);
+  }
 
   async save(record: R): Promise<boolean> {
-    return upsertIfNewer(this.model, { ...record } as R & Record<string, unknown>);
+    return this.copies.upsertIfNewer(record);
   }
 
   /**
@@ -28,11 +31,7 @@ export class SnapshotRepository<R extends SnapshotRecord<unknown>> implements Sn
   async seed(record: R): Promise<void> {
     const key = seededKey(record.merchant_id, record._id);
     if (this.seeded.has(key)) return;
-    try {
-      await this.model.create(record);
-    } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
-    }
+    await this.copies.insertIfAbsent(record);
     if (this.seeded.size >= SEEDED_MEMORY) this.seeded = new Set();
     this.seeded.add(key);
   }
@@ -42,18 +41,11 @@ export class SnapshotRepository<R extends SnapshotRecord<unknown>> implements Sn
   }
 
   async findById(merchantId: string, id: string): Promise<R | null> {
-    return this.model
-      .findOne({ _id: id, merchant_id: merchantId } as FilterQuery<R>)
-      .lean<R>()
-      .exec();
+    return this.copies.findById(merchantId, id);
   }
 
   async findByIds(merchantId: string, ids: string[]): Promise<R[]> {
-    if (ids.length === 0) return [];
-    return this.model
-      .find({ _id: { $in: [...new Set(ids)] }, merchant_id: merchantId } as FilterQuery<R>)
-      .lean<R[]>()
-      .exec();
+    return this.copies.findByIds(merchantId, ids);
   }
 }
 

@@ -6,9 +6,9 @@
  * event they see, so a round trip each was most of this service's work per commission).
  */
 import type { FilterQuery, Model, UpdateQuery } from 'mongoose';
-import { ConditionalUpserts } from '@aff/mongo';
+import { ConditionalUpserts } from './conditional-upserts';
 
-interface Versioned {
+export interface Versioned {
   _id: string;
   merchant_id: string;
   updated_at: Date;
@@ -24,9 +24,9 @@ const upserts = new ConditionalUpserts();
  * the schema with its stored type (dates as `Date`), so an inserted copy has what the schema's
  * defaults would have given it.
  */
-export async function upsertIfNewer<T extends Versioned>(
+export async function upsertIfNewer<T>(
   model: Model<T>,
-  record: Versioned & Record<string, unknown>,
+  record: Versioned,
   onInsert: Record<string, unknown> = {},
 ): Promise<boolean> {
   const { _id, merchant_id, updated_at, ...fields } = record;
