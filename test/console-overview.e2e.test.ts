@@ -1,8 +1,10 @@
 /**
  * The console's overview through the real gateway, after real traffic (visits, customers,
- * charges, a held referral): its figures are the affiliates' stored counters and
- * commission_stats added up (as the REST API shows them), the open reviews count, the top
- * affiliates; the last 30 days come from web's daily readings; nothing of another tenant shows.
+ * charges, a held referral): its figures equal the affiliates' stored counters and
+ * commission_stats added up (as the REST API shows them), and are read from the owners' kept
+ * counts (tracking's merchant document, the affiliate service's count by state); the open
+ * reviews count, the top affiliates; the last 30 days come from web's daily readings; nothing of
+ * another tenant shows.
  */
 import { randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
@@ -174,6 +176,61 @@ it('a viewer sees the overview; bad query values are ignored', async () => {
   });
   expect(page.status).toBe(200);
   expect(stat(page.text, 'conversions')).toBe('3');
+});
+
+it('active affiliates: the kept count by state follows each change of state', async () => {
+  const quiet = (await restAffiliates(merchant)).find((a) => a.first_name === 'Quiet');
+  const setState = async (state: string) =>
+    expect(
+      (await api(merchant.api_secret).put(`/v1/affiliates/${quiet.id}`, { state })).status,
+    ).toBe(200);
+  await setState('disabled');
+  expect(stat((await consoleRequest('/console', { cookie })).text, 'affiliates')).toBe('2');
+  await setState('disabled'); // no change of state: nothing moves
+  await setState('suspicious');
+  expect(stat((await consoleRequest('/console', { cookie })).text, 'affiliates')).toBe('2');
+  await setState('active');
+  expect(stat((await consoleRequest('/console', { cookie })).text, 'affiliates')).toBe('3');
+  const affiliateDb = webDb.useDb('affiliate');
+  expect(
+    await affiliateDb
+      .collection('affiliate_state_counts')
+      .findOne({ _id: merchant.merchant_id as never }),
+  ).toMatchObject({ active: 3, disabled: 0, suspicious: 0 });
+});
+
+it('reads the kept counts, not the records: the figures are the count documents', async () => {
+  // A merchant with no affiliate and no referral whose count documents say otherwise: the page
+  // shows the documents (a page that counted records would show zeros).
+  const other = await createMerchant({ rateLimit: 100_000 });
+  const id = other.merchant_id as never;
+  const db = (name: string) => webDb.useDb(name);
+  await db('tracking')
+    .collection('merchant_referral_counts')
+    .insertOne({ _id: id, merchant_id: other.merchant_id, visitors: 7, leads: 5, conversions: 2 });
+  await db('affiliate')
+    .collection('affiliate_state_counts')
+    .insertOne({ _id: id, active: 4, disabled: 1, suspicious: 0 });
+  const page = await consoleRequest('/console', { cookie: await signedIn(other) });
+  expect([
+    stat(page.text, 'visitors'),
+    stat(page.text, 'leads'),
+    stat(page.text, 'conversions'),
+  ]).toEqual(['7', '5', '2']);
+  expect(stat(page.text, 'affiliates')).toBe('4');
+  // A merchant without a state count yet (affiliates from before it was kept): counted once.
+  const third = await createMerchant({ rateLimit: 100_000 });
+  await createAffiliate(third, { first_name: 'Counted' });
+  await db('affiliate')
+    .collection('affiliate_state_counts')
+    .deleteOne({ _id: third.merchant_id as never });
+  const counted = await consoleRequest('/console', { cookie: await signedIn(third) });
+  expect(stat(counted.text, 'affiliates')).toBe('1');
+  expect(
+    await db('affiliate')
+      .collection('affiliate_state_counts')
+      .findOne({ _id: third.merchant_id as never }),
+  ).toMatchObject({ active: 1 });
 });
 
 it("shows nothing of another tenant's program", async () => {

@@ -163,6 +163,7 @@ it('internal operations take a typed input, have no HTTP shape, and stay out of 
     'findAffiliates',
     'findCommissions',
     'getProgramStats',
+    'getReferralTotals',
     'inviteConsoleUser',
     'payoutTotals',
     'redeemMagicLink',

@@ -9,6 +9,7 @@ import { moneyCountersConsumer } from './consumers/derived-counters.consumer';
 import { referralCountsConsumer } from './consumers/referral-counts.consumer';
 import { affiliateModel } from './data/affiliate.schema';
 import { AffiliateRepository } from './data/affiliate.repository';
+import { AffiliateStateCounts, affiliateStateCountModel } from './data/affiliate-state-counts';
 import { CampaignRepository } from './data/campaign.repository';
 import { StatsFactsRepository } from './data/stats-facts.repository';
 import { CouponRepository } from './data/coupon.repository';
@@ -44,6 +45,7 @@ const COUNTER_REPAIR_MS = 30_000;
 export const affiliateModels = (mongo: Connection) => ({
   campaign: campaignModel(mongo),
   affiliate: affiliateModel(mongo),
+  stateCounts: affiliateStateCountModel(mongo),
   link: linkModel(mongo),
   coupon: couponModel(mongo),
   ssoToken: ssoTokenModel(mongo),
@@ -58,7 +60,13 @@ export function buildAffiliate(deps: ServiceDeps<AffiliateConfig, AffiliateModel
   const { config, log, models, nc, relay } = deps;
   // Tenant repositories relay the events their writes queue; use cases never see the relay.
   const campaigns = new CampaignRepository(new TenantRepository(models.campaign, { relay }));
-  const affiliates = new AffiliateRepository(new TenantRepository(models.affiliate, { relay }));
+  const stateCounts = new AffiliateStateCounts(models.stateCounts, models.affiliate, (err) =>
+    log.warn({ err }, 'affiliate written but its state not counted'),
+  );
+  const affiliates = new AffiliateRepository(
+    new TenantRepository(models.affiliate, { relay }),
+    stateCounts,
+  );
   const links = new LinkRepository(new TenantRepository(models.link, { relay }));
   const coupons = new CouponRepository(new TenantRepository(models.coupon, { relay }));
 
@@ -123,7 +131,7 @@ export function buildAffiliate(deps: ServiceDeps<AffiliateConfig, AffiliateModel
       emailConfirmations: mail.confirmations,
       walletConfirmations: mail.walletConfirmations,
       programStats: new ProgramStatsUseCase(
-        new ProgramFiguresRepository(models.affiliate),
+        new ProgramFiguresRepository(models.affiliate, stateCounts),
         affiliates,
         presenter,
       ),

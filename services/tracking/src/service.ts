@@ -163,6 +163,7 @@ export function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingModels>)
       referrals,
       presenter,
       reviews: new ReferralReviews(referrals, writer),
+      totals: tallies,
     }),
   };
 }

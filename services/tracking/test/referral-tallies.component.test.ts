@@ -67,7 +67,7 @@ function system(opts: { dieBeforeSettle?: boolean } = {}) {
   );
   const later = () => new Date(Date.now() + STALE_MS + 1_000);
   const sweep = new TallySweep(counted, (m, ids) => referrals.marksOf(m, ids), later);
-  return { referrals, sweep, links: new StoredLinkCounts(tallies.link) };
+  return { referrals, sweep, counter: counted, links: new StoredLinkCounts(tallies.link) };
 }
 
 function aReferral(
@@ -128,7 +128,7 @@ const leadStep = (merchant: string, referral: ReferralRecord, repo: ReferralRepo
   );
 
 it('counts an insert batch once per new referral and publishes absolute counts once', async () => {
-  const { referrals, links } = system();
+  const { referrals, links, counter } = system();
   const merchant = `m_${randomUUID()}`;
   const [a, b, coupon] = [`l_${randomUUID()}`, `l_${randomUUID()}`, `k_${randomUUID()}`];
   const batch = [
@@ -146,7 +146,15 @@ it('counts an insert batch once per new referral and publishes absolute counts o
   expect(await links.get(merchant, b)).toEqual({ visitors: 1, leads: 1, conversions: 0 });
   expect(await stored('affiliate', `a_${merchant}`)).toEqual({ v: 4, l: 2, c: 0, pending: [] });
   expect(await stored('coupon', coupon)).toEqual({ v: 1, l: 1, c: 0, pending: [] });
-  // One batch, one event, every figure absolute.
+  // The merchant's own document (the console overview's totals) counts the same referrals.
+  expect(await stored('merchant', merchant)).toEqual({ v: 4, l: 2, c: 0, pending: [] });
+  expect(await counter.merchantTotals(merchant)).toEqual({ visitors: 4, leads: 2, conversions: 0 });
+  expect(await counter.merchantTotals(`m_${randomUUID()}`)).toEqual({
+    visitors: 0,
+    leads: 0,
+    conversions: 0,
+  });
+  // One batch, one event, every figure absolute (the merchant's document is not published).
   expect(published).toHaveLength(1);
   expect(published[0]!.merchantId).toBe(merchant);
   expect(published[0]!.counts).toEqual(
@@ -156,6 +164,12 @@ it('counts an insert batch once per new referral and publishes absolute counts o
       { target: 'coupon', id: coupon, visitors: 1, leads: 1, conversions: 0 },
     ]),
   );
+  expect(published[0]!.counts.map((c) => c.target).sort()).toEqual([
+    'affiliate',
+    'coupon',
+    'link',
+    'link',
+  ]);
   // Another merchant reading the same link id sees nothing.
   expect(await links.get(`m_${randomUUID()}`, a)).toEqual({
     visitors: 0,
@@ -174,6 +188,7 @@ it('counts a step only when its conditional write applied', async () => {
   expect(await leadStep(merchant, referral, referrals)).toBe(false); // the race's loser
   expect(await links.get(merchant, link)).toEqual({ visitors: 1, leads: 1, conversions: 0 });
   expect(await stored('affiliate', `a_${merchant}`)).toEqual({ v: 1, l: 1, c: 0, pending: [] });
+  expect(await stored('merchant', merchant)).toEqual({ v: 1, l: 1, c: 0, pending: [] });
 });
 
 it('settles the writes of a process that died before counting them, once', async () => {
@@ -198,6 +213,7 @@ it('settles the writes of a process that died before counting them, once', async
   expect(await sweep.run()).toBeGreaterThan(0);
   expect(await links.get(merchant, link)).toEqual({ visitors: 2, leads: 1, conversions: 0 });
   expect(await stored('affiliate', `a_${merchant}`)).toEqual({ v: 2, l: 1, c: 0, pending: [] });
+  expect(await stored('merchant', merchant)).toEqual({ v: 2, l: 1, c: 0, pending: [] });
   expect(published.flatMap((p) => p.counts)).toEqual(
     expect.arrayContaining([{ target: 'link', id: link, visitors: 2, leads: 1, conversions: 0 }]),
   );

@@ -201,12 +201,8 @@ export const findAffiliates = defineOperation({
 });
 
 export const programStatsSchema = z.object({
-  /** How many affiliates the program has, by state. */
+  /** How many affiliates the program has, by state (the service's kept count per merchant). */
   affiliates: z.record(z.enum(AFFILIATE_STATES), z.number().int()),
-  /** The affiliates' stored counters, added up. */
-  visitors: z.number().int(),
-  leads: z.number().int(),
-  conversions: z.number().int(),
   /** The affiliates' stored `commission_stats`, added up per currency. */
   commission_stats: commissionStatsSchema,
   /** The affiliates with the most conversions (then the newest), with `commission_stats`. */
@@ -215,15 +211,17 @@ export const programStatsSchema = z.object({
 export type ProgramStats = z.infer<typeof programStatsSchema>;
 
 /**
- * Internal: the merchant console's overview. The program's totals from the affiliates' stored
- * counters and `commission_stats` (what the derived counters keep), never recounted from
- * referrals or commissions.
+ * Internal: the merchant console's overview. The affiliates by state (a count kept per
+ * merchant), the top affiliates by their stored `conversions` (a sorted read of `top`), and the
+ * affiliates' `commission_stats` added up per currency. Visitors, leads and conversions are
+ * tracking's (`getReferralTotals`).
  */
 export const getProgramStats = defineOperation({
   name: 'getProgramStats',
   owner: 'affiliate',
   auth: 'internal',
-  summary: "The program's totals from the affiliates' counters (the console's overview)",
+  summary:
+    "The program's affiliates, top affiliates and commission totals (the console's overview)",
   input: z.object({
     merchant_id: z.string(),
     top: z.number().int().min(1).max(20).default(5),

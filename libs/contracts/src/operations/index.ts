@@ -25,6 +25,7 @@ export * from './operation';
 export { keyedByName, type NamedByKey } from './keyed-by-name';
 export { magicLinkSchema, programStatsSchema, type ProgramStats } from './affiliates';
 export { leadAnswerSchema, visitAnswerSchema } from './public';
+export { referralTotalsSchema, type ReferralTotals } from './referrals';
 export {
   generatePayoutsBodySchema,
   payoutTotalsSchema,

@@ -78,3 +78,25 @@ export const reviewReferral = defineOperation({
   response: { status: 200, description: 'The reviewed referral', body: referralViewSchema },
   errors: [400, 404, 422],
 });
+
+export const referralTotalsSchema = z.object({
+  visitors: z.number().int(),
+  leads: z.number().int(),
+  conversions: z.number().int(),
+});
+export type ReferralTotals = z.infer<typeof referralTotalsSchema>;
+
+/**
+ * Internal: the merchant console's overview. The merchant's visitors, leads and conversions to
+ * date: tracking's count document of the merchant (kept with its affiliates' and links'
+ * counts, one read), never counted from referrals.
+ */
+export const getReferralTotals = defineOperation({
+  name: 'getReferralTotals',
+  owner: 'tracking',
+  auth: 'internal',
+  summary: "The merchant's visitors, leads and conversions (the console's overview)",
+  input: z.object({ merchant_id: z.string() }),
+  response: { status: 200, description: 'The totals', body: referralTotalsSchema },
+  errors: [400],
+});

@@ -1,11 +1,13 @@
 /** Affiliates over MongoDB: the `AffiliateStore` port (see outbox-repository.ts for writes). */
 import type { FilterQuery } from 'mongoose';
-import type { CommissionStats } from '@aff/contracts';
-import { BulkUpdates } from '@aff/mongo';
+import type { CommissionStats, EventEnvelope } from '@aff/contracts';
+import type { EventContext } from '@aff/messaging';
+import { BulkUpdates, type TenantRecord, type TenantRepository } from '@aff/mongo';
 import type { AffiliateFilters, AffiliateStatsStore, AffiliateStore, Page } from '../domain/ports';
 import type { StatDelta } from '../domain/stat-deltas';
 import type { AffiliateRecord } from '../domain/records';
 import type { AffiliateDocument } from './affiliate.schema';
+import type { AffiliateStateCounts } from './affiliate-state-counts';
 import { OutboxRepository } from './outbox-repository';
 import { statsUpdate } from './stats-update';
 
@@ -14,6 +16,51 @@ export class AffiliateRepository
   implements AffiliateStore, AffiliateStatsStore
 {
   private readonly statsUpdates = new BulkUpdates();
+
+  /** `states`: the merchant's count by state, kept right after each write that changes one. */
+  constructor(
+    repo: TenantRepository<AffiliateRecord & TenantRecord>,
+    private readonly states?: AffiliateStateCounts,
+  ) {
+    super(repo);
+  }
+
+  override async insertWithEvents(
+    record: AffiliateRecord,
+    events: EventEnvelope[],
+    context: EventContext,
+  ): Promise<AffiliateRecord> {
+    const inserted = await super.insertWithEvents(record, events, context);
+    await this.states?.moved(record.merchant_id, null, record.state);
+    return inserted;
+  }
+
+  /**
+   * A change of `state` must be conditional on the state it replaces (`expected.state`), so the
+   * count moves exactly one affiliate from that state to the new one; without it the count
+   * could not know what it left.
+   */
+  override async updateWithEvents(
+    merchantId: string,
+    id: string,
+    changes: Partial<AffiliateRecord>,
+    events: EventEnvelope[],
+    context: EventContext,
+    expected: Partial<AffiliateRecord> = {},
+  ): Promise<AffiliateRecord | null> {
+    const from = expected.state;
+    if (changes.state && !from) throw new Error('a state change must expect the state it replaces');
+    const updated = await super.updateWithEvents(
+      merchantId,
+      id,
+      changes,
+      events,
+      context,
+      expected,
+    );
+    if (updated && changes.state && from) await this.states?.moved(merchantId, from, changes.state);
+    return updated;
+  }
 
   findByIdBatched(merchantId: string, id: string): Promise<AffiliateRecord | null> {
     return this.repo.findByUnique(merchantId, '_id', id);

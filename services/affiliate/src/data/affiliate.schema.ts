@@ -46,6 +46,8 @@ schema.index({ merchant_id: 1, created_at: -1 });
 schema.index({ merchant_id: 1, campaign_id: 1, created_at: -1 });
 // The console's state filter (findAffiliates), newest first like every list.
 schema.index({ merchant_id: 1, state: 1, created_at: -1 });
+// The console overview's top affiliates (most conversions, then newest; a limited read).
+schema.index({ merchant_id: 1, conversions: -1, created_at: -1 });
 
 export function affiliateModel(connection: Connection): Model<AffiliateDocument> {
   return connection.model<AffiliateDocument>('Affiliate', schema, 'affiliates');

@@ -1,27 +1,39 @@
-/** The affiliates' stored figures over MongoDB, for the overview's totals (program-stats.ts). */
+/** The overview's figures over MongoDB (program-stats.ts). */
 import type { Model } from 'mongoose';
-import type { AffiliateFigures, ProgramFiguresSource } from '../domain/program-stats';
+import type { AffiliateState, CommissionStats } from '@aff/contracts';
+import type { ProgramFiguresSource } from '../domain/program-stats';
 import type { AffiliateDocument } from './affiliate.schema';
-
-const FIGURES = {
-  _id: 1,
-  state: 1,
-  visitors: 1,
-  leads: 1,
-  conversions: 1,
-  commission_stats: 1,
-  created_at: 1,
-} as const;
+import type { AffiliateStateCounts } from './affiliate-state-counts';
 
 export class ProgramFiguresRepository implements ProgramFiguresSource {
-  constructor(private readonly affiliates: Model<AffiliateDocument>) {}
+  constructor(
+    private readonly affiliates: Model<AffiliateDocument>,
+    private readonly stateCounts: AffiliateStateCounts,
+  ) {}
 
-  async *figures(merchantId: string): AsyncIterable<AffiliateFigures> {
-    // A cursor with a projection: the counters only, streamed (no page of 10,000 documents).
+  states(merchantId: string): Promise<Record<AffiliateState, number>> {
+    return this.stateCounts.get(merchantId);
+  }
+
+  async topIds(merchantId: string, top: number): Promise<string[]> {
+    // Exactly the index {merchant_id, conversions: -1, created_at: -1} on MongoDB 7: `top` keys
+    // read. The local server scans the collection for it (docs/local-database.md).
+    const docs = await this.affiliates
+      .find({ merchant_id: merchantId }, { _id: 1 })
+      .sort({ conversions: -1, created_at: -1 })
+      .limit(top)
+      .lean<{ _id: string }[]>()
+      .exec();
+    return docs.map((d) => d._id);
+  }
+
+  async *commissionStats(merchantId: string): AsyncIterable<CommissionStats | undefined> {
+    // A cursor with a projection: the stats only, streamed (no page of 10,000 documents).
     const cursor = this.affiliates
-      .find({ merchant_id: merchantId }, FIGURES)
-      .lean<AffiliateFigures[]>()
+      .find({ merchant_id: merchantId }, { _id: 0, commission_stats: 1 })
+      .lean<{ commission_stats?: CommissionStats }[]>()
       .cursor({ batchSize: 1000 });
-    for await (const doc of cursor) yield doc as AffiliateFigures;
+    for await (const doc of cursor)
+      yield (doc as { commission_stats?: CommissionStats }).commission_stats;
   }
 }

@@ -72,13 +72,21 @@ export class AffiliateUseCases {
     }
   }
 
-  async update(ctx: CallContext, id: string, value: UpdateAffiliateBody): Promise<AffiliateView> {
+  async update(
+    ctx: CallContext,
+    id: string,
+    value: UpdateAffiliateBody,
+    attempt = 1,
+  ): Promise<AffiliateView> {
     const current = await this.getRecord(ctx, id);
     const now = new Date();
     const set: Partial<AffiliateRecord> = { updated_at: now };
     if (value.first_name) set.first_name = value.first_name;
     if (value.last_name) set.last_name = value.last_name;
-    if (value.state) set.state = value.state;
+    // A state change applies only over the state read (the merchant's count by state moves
+    // exactly this affiliate); a concurrent change of it makes this update read again.
+    const expected = value.state && value.state !== current.state ? { state: current.state } : {};
+    if (expected.state) set.state = value.state;
     const wallets = walletChanges(
       current,
       { a: value.wallet_a_email, b: value.wallet_b_email },
@@ -125,7 +133,9 @@ export class AffiliateUseCases {
       set,
       [buildEvent('affiliate.updated', ctx.merchantId, view), ...requested],
       ctx.events,
+      expected,
     );
+    if (!updated && expected.state && attempt < 5) return this.update(ctx, id, value, attempt + 1);
     if (!updated) throw errors.notFound('Affiliate', id);
     return view;
   }

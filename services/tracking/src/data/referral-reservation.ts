@@ -4,11 +4,16 @@
  * update itself (shared with the sweep).
  */
 import type { AnyBulkWriteOperation } from 'mongoose';
-import type { ReferralCountTarget } from '@aff/contracts';
 import type { Batcher } from '@aff/messaging';
 import type { CountedReferral } from '../domain/ports';
 import type { LinkCounts } from '../domain/records';
-import type { CountMarks, CountStep, PendingRef, TallyDoc } from './referral-tally.schema';
+import type {
+  CountMarks,
+  CountStep,
+  PendingRef,
+  TallyDoc,
+  TallyTarget,
+} from './referral-tally.schema';
 
 export interface CountChange {
   referral: CountedReferral;
@@ -16,7 +21,7 @@ export interface CountChange {
 }
 
 export interface DocKey {
-  target: ReferralCountTarget;
+  target: TallyTarget;
   merchantId: string;
   id: string;
 }
@@ -46,8 +51,12 @@ export function sumOf(refs: PendingRef[], applied: (ref: PendingRef) => boolean)
   return sum;
 }
 
-export function targetsOf(referral: CountedReferral): [ReferralCountTarget, string][] {
-  const targets: [ReferralCountTarget, string][] = [['affiliate', referral.affiliate_id]];
+/** The count documents a referral's steps add to: its affiliate, link, coupon and merchant. */
+export function targetsOf(referral: CountedReferral): [TallyTarget, string][] {
+  const targets: [TallyTarget, string][] = [
+    ['affiliate', referral.affiliate_id],
+    ['merchant', referral.merchant_id],
+  ];
   if (referral.link_id) targets.push(['link', referral.link_id]);
   if (referral.coupon_id) targets.push(['coupon', referral.coupon_id]);
   return targets;

@@ -1,7 +1,8 @@
 /**
  * Exact referral counts (visitors, leads, conversions) per link, affiliate and coupon, kept by
  * tracking, which writes the referrals they count, and published as absolute figures once per
- * batch (`referral_counts.updated`) for the affiliate service to apply with `$max`.
+ * batch (`referral_counts.updated`) for the affiliate service to apply with `$max`; and per
+ * merchant (the console's overview totals, read by `getReferralTotals`, not published).
  *
  * Exact across a crash without transactions: a write that changes counts is covered by a
  * reservation. Before the write, the reservation (its id, and per referral what it would add)
@@ -16,7 +17,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AnyBulkWriteOperation } from 'mongoose';
-import type { ReferralCount, ReferralCountTarget } from '@aff/contracts';
+import type { ReferralCount } from '@aff/contracts';
 import { Batcher } from '@aff/messaging';
 import type { LinkCounts } from '../domain/records';
 import {
@@ -31,7 +32,14 @@ import {
   type DocKey,
   type SettleItem,
 } from './referral-reservation';
-import type { PendingEntry, PendingRef, TallyDoc, TallyModels } from './referral-tally.schema';
+import {
+  PUBLISHED_TARGETS,
+  TALLY_TARGETS,
+  type PendingEntry,
+  type PendingRef,
+  type TallyDoc,
+  type TallyModels,
+} from './referral-tally.schema';
 
 export { Reservation, settleOp, sumOf, type CountChange } from './referral-reservation';
 
@@ -47,8 +55,6 @@ export type PublishCounts = (merchantId: string, counts: ReferralCount[]) => Pro
 interface ReserveItem extends DocKey {
   entry: PendingEntry;
 }
-
-const TARGETS: ReferralCountTarget[] = ['link', 'affiliate', 'coupon'];
 
 export class ReferralTallies {
   /** Reservations of concurrent writes share one unordered `bulkWrite` per collection. */
@@ -112,10 +118,22 @@ export class ReferralTallies {
     return new Reservation(id, list, this.settles);
   }
 
+  /**
+   * The merchant's visitors, leads and conversions: its own count document, kept by the same
+   * reservations as the affiliates' (so it is their sum, settled), one read by `_id`.
+   */
+  async merchantTotals(merchantId: string): Promise<LinkCounts> {
+    const doc = await this.models.merchant
+      .findById(merchantId, { visitors: 1, leads: 1, conversions: 1 })
+      .lean<TallyDoc>()
+      .exec();
+    return pick(doc ?? {});
+  }
+
   /** Publishes the counts of every document settled since `since` (the sweep's repeat). */
   async publishSettledSince(since: Date): Promise<number> {
     const items: DocKey[] = [];
-    for (const target of TARGETS) {
+    for (const target of PUBLISHED_TARGETS) {
       const docs = await this.models[target]
         .find({ settled_at: { $gte: since } }, { _id: 1, merchant_id: 1 })
         .lean<Pick<TallyDoc, '_id' | 'merchant_id'>[]>()
@@ -128,7 +146,7 @@ export class ReferralTallies {
 
   private async writeReserves(items: ReserveItem[]): Promise<void> {
     await Promise.all(
-      TARGETS.map(async (target) => {
+      TALLY_TARGETS.map(async (target) => {
         const merged = new Map<string, { key: DocKey; entries: PendingEntry[] }>();
         for (const item of items.filter((i) => i.target === target)) {
           const key = `${item.merchantId}:${item.id}`;
@@ -159,7 +177,7 @@ export class ReferralTallies {
   private async writeSettles(items: SettleItem[]): Promise<void> {
     const settledAt = this.now();
     await Promise.all(
-      TARGETS.map(async (target) => {
+      TALLY_TARGETS.map(async (target) => {
         const mine = items.filter((i) => i.target === target);
         if (mine.length === 0) return;
         const merged = new Map<string, { key: DocKey; ids: string[]; delta: LinkCounts }>();
@@ -186,7 +204,7 @@ export class ReferralTallies {
   private async publishOf(keys: DocKey[]): Promise<void> {
     const byMerchant = new Map<string, ReferralCount[]>();
     await Promise.all(
-      TARGETS.map(async (target) => {
+      PUBLISHED_TARGETS.map(async (target) => {
         const ids = [...new Set(keys.filter((k) => k.target === target).map((k) => k.id))];
         if (ids.length === 0) return;
         const docs = await this.models[target]

@@ -1,6 +1,6 @@
 /**
- * The stored referral counts of links, affiliates and coupons (one collection per kind, one
- * document per link, affiliate or coupon), with the reservations not yet settled on them
+ * The stored referral counts of links, affiliates, coupons and merchants (one collection per
+ * kind, one document per link, affiliate, coupon or merchant), with the reservations not yet settled on them
  * (`pending`, see referral-tallies.ts).
  */
 import { Schema, type Connection, type Model } from 'mongoose';
@@ -36,15 +36,28 @@ export interface TallyDoc extends LinkCounts {
   settled_at?: Date;
 }
 
-export type TallyModels = Record<ReferralCountTarget, Model<TallyDoc>>;
+/**
+ * What a count document counts: a link, an affiliate or a coupon (published to the affiliate
+ * service), or the whole merchant (`_id` = the merchant's id; kept for the console's overview,
+ * read by `getReferralTotals`, never published).
+ */
+export type TallyTarget = ReferralCountTarget | 'merchant';
 
-const COLLECTIONS: Record<ReferralCountTarget, [string, string]> = {
+/** The targets whose counts are published (`referral_counts.updated`). */
+export const PUBLISHED_TARGETS: ReferralCountTarget[] = ['link', 'affiliate', 'coupon'];
+/** Every target: each reservation covers one document of each that its referrals touch. */
+export const TALLY_TARGETS: TallyTarget[] = [...PUBLISHED_TARGETS, 'merchant'];
+
+export type TallyModels = Record<TallyTarget, Model<TallyDoc>>;
+
+const COLLECTIONS: Record<TallyTarget, [string, string]> = {
   link: ['LinkCount', 'link_counts'],
   affiliate: ['AffiliateCount', 'affiliate_counts'],
   coupon: ['CouponCount', 'coupon_counts'],
+  merchant: ['MerchantReferralCount', 'merchant_referral_counts'],
 };
 
-function tallyModel(connection: Connection, target: ReferralCountTarget): Model<TallyDoc> {
+function tallyModel(connection: Connection, target: TallyTarget): Model<TallyDoc> {
   const [name, collection] = COLLECTIONS[target];
   const existing = connection.models[name] as Model<TallyDoc> | undefined;
   if (existing) return existing;
@@ -70,5 +83,6 @@ export function tallyModels(connection: Connection): TallyModels {
     link: tallyModel(connection, 'link'),
     affiliate: tallyModel(connection, 'affiliate'),
     coupon: tallyModel(connection, 'coupon'),
+    merchant: tallyModel(connection, 'merchant'),
   };
 }

@@ -4,15 +4,13 @@
  * counts that changed lately, so a count settled by a process that died before its publish
  * still reaches the affiliate service. The first run after a start looks back a day.
  */
-import type { ReferralCountTarget } from '@aff/contracts';
 import { STALE_MS, sumOf, settleOp, type ReferralTallies } from './referral-tallies';
-import type { CountMarks, TallyDoc } from './referral-tally.schema';
+import { TALLY_TARGETS, type CountMarks, type TallyDoc } from './referral-tally.schema';
 
 export const SWEEP_EVERY_MS = 30_000;
 /** Counts settled within this window are published again by each sweep. */
 const REPUBLISH_MS = 3 * SWEEP_EVERY_MS;
 const REPUBLISH_AT_START_MS = 86_400_000;
-const TARGETS: ReferralCountTarget[] = ['link', 'affiliate', 'coupon'];
 
 /** The `count_marks` of some referrals of one merchant, by referral id. */
 export type MarksOf = (merchantId: string, ids: string[]) => Promise<Map<string, CountMarks>>;
@@ -38,7 +36,7 @@ export class TallySweep {
 
   private async settleStale(olderThan: Date): Promise<number> {
     let settled = 0;
-    for (const target of TARGETS) {
+    for (const target of TALLY_TARGETS) {
       const model = this.tallies.models[target];
       const docs = await model
         .find({ 'pending.at': { $lt: olderThan } })

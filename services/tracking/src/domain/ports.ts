@@ -129,6 +129,11 @@ export interface LinkCountsReader {
   get(merchantId: string, linkId: string): Promise<LinkCounts>;
 }
 
+/** The merchant's visitors, leads and conversions to date (its kept count document). */
+export interface ReferralTotalsReader {
+  merchantTotals(merchantId: string): Promise<LinkCounts>;
+}
+
 /** Applies a processor event at most once per consumer (the record of applied events). */
 export interface AppliedEvents {
   once(consumer: string, eventId: string, apply: () => Promise<void>): Promise<boolean>;

@@ -5,7 +5,7 @@ import type { ReferralQueries } from '../domain/referral-queries';
 import type { ReferralReviews } from '../domain/referral-review';
 import type { VisitUseCases } from '../domain/visits';
 import type { ReferralPresenter } from '../domain/referral-presenter';
-import type { ReferralStore } from '../domain/ports';
+import type { ReferralStore, ReferralTotalsReader } from '../domain/ports';
 
 export function trackingRpc(deps: {
   visits: VisitUseCases;
@@ -13,6 +13,7 @@ export function trackingRpc(deps: {
   referrals: ReferralStore;
   presenter: ReferralPresenter;
   reviews: ReferralReviews;
+  totals: ReferralTotalsReader;
 }): RpcHandlers<'tracking'> {
   return {
     recordVisit: async (req, rpc) =>
@@ -40,5 +41,6 @@ export function trackingRpc(deps: {
       if (!record) throw errors.notFound('Referral', id);
       return ok(await deps.presenter.presentOne(req.merchant_id, record));
     },
+    getReferralTotals: async ({ merchant_id }) => deps.totals.merchantTotals(merchant_id),
   };
 }

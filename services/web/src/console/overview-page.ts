@@ -1,13 +1,20 @@
 /**
  * The overview (`/console`): the program to date, the last 30 days with a chart, commissions by
- * state per currency, open reviews and the top affiliates. Every figure is a stored counter:
- * the affiliate service's getProgramStats (its affiliates' counters and commission_stats added
- * up), web's daily readings of those totals (./program-history.ts) for the window, and the
- * review queue's count from the referrals list (`total_count` of `review_state=open`).
+ * state per currency, open reviews and the top affiliates. Every figure is read from what its
+ * owner keeps, none counted per view: tracking's visitors, leads and conversions of the merchant
+ * (getReferralTotals, one document), the affiliate service's getProgramStats (its count by
+ * state, the top affiliates by stored conversions, and the commission totals), web's daily
+ * readings of those totals (./program-history.ts) for the window, and the review queue's count
+ * from the referrals list (`total_count` of `review_state=open`).
  */
 import express, { type Router } from 'express';
 import { formatMoney } from '@aff/api';
-import { OPERATIONS, type AffiliateView, type ProgramStats } from '@aff/contracts';
+import {
+  OPERATIONS,
+  type AffiliateView,
+  type ProgramStats,
+  type ReferralTotals,
+} from '@aff/contracts';
 import { html, type SafeHtml } from '../portal/html';
 import { chart } from './components/chart';
 import { dataTable, readListQuery, type Column } from './components/data-table';
@@ -28,14 +35,16 @@ export function overviewRoutes({ rpc, history }: PageDeps): Router {
   const router = express.Router();
   router.get('/console', async (_req, res) => {
     const calls = consoleCalls(rpc, res);
-    const [stats, reviews] = await Promise.all([
+    const [referrals, stats, reviews] = await Promise.all([
+      calls.internal(OPERATIONS.getReferralTotals, {}),
       calls.internal(OPERATIONS.getProgramStats, { top: TOP }),
       calls.call('listReferrals', { query: { review_state: 'open', limit: '1' } }),
     ]);
-    const now = totalsOf(stats);
+    const now = totalsOf(referrals, stats);
     await history.record(calls.merchantId, now);
     const window = windowFigures(await history.window(calls.merchantId), now, dayOf(new Date()));
-    consolePage(res, 200, 'Overview', overviewBody(stats, window, reviews.pagination.total_count));
+    const body = overviewBody(referrals, stats, window, reviews.pagination.total_count);
+    consolePage(res, 200, 'Overview', body);
   });
   return router;
 }
@@ -46,14 +55,20 @@ const stat = (label: string | SafeHtml, value: number | string, key: string) =>
     <dd data-stat="${key}">${value}</dd>
   </div>`;
 
-function overviewBody(stats: ProgramStats, window: WindowFigures, openReviews: number): SafeHtml {
+function overviewBody(
+  referrals: ReferralTotals,
+  stats: ProgramStats,
+  window: WindowFigures,
+  openReviews: number,
+): SafeHtml {
   const currencies = Object.entries(stats.commission_stats.currencies);
   return html`<section aria-labelledby="total-h">
       <h2 id="total-h">Program to date</h2>
       <dl class="stats">
         ${stat('Active affiliates', stats.affiliates.active, 'affiliates')}
-        ${stat('Visitors', stats.visitors, 'visitors')} ${stat('Leads', stats.leads, 'leads')}
-        ${stat('Conversions', stats.conversions, 'conversions')}
+        ${stat('Visitors', referrals.visitors, 'visitors')}
+        ${stat('Leads', referrals.leads, 'leads')}
+        ${stat('Conversions', referrals.conversions, 'conversions')}
         ${stat(html`<a href="/console/reviews">Open reviews</a>`, openReviews, 'open-reviews')}
       </dl>
     </section>

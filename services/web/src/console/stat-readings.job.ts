@@ -22,13 +22,17 @@ export function statReadingsJob(
     run: async () => {
       const merchants = (await users.distinct('merchant_id')) as string[];
       for (const merchantId of merchants) {
-        const stats = await callInternal(
-          rpc,
-          OPERATIONS.getProgramStats,
-          { merchant_id: merchantId, top: 1 },
-          `stat-reading-${merchantId}`,
-        );
-        await history.record(merchantId, totalsOf(stats));
+        const requestId = `stat-reading-${merchantId}`;
+        const [referrals, stats] = await Promise.all([
+          callInternal(rpc, OPERATIONS.getReferralTotals, { merchant_id: merchantId }, requestId),
+          callInternal(
+            rpc,
+            OPERATIONS.getProgramStats,
+            { merchant_id: merchantId, top: 1 },
+            requestId,
+          ),
+        ]);
+        await history.record(merchantId, totalsOf(referrals, stats));
       }
     },
   };
