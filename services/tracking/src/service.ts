@@ -79,11 +79,12 @@ export function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingModels>)
   // Relays the events its writes queue and keeps `newest` current; use cases never see either.
   const onCountFailed = (err: unknown) => log.warn({ err }, 'referrals written but not counted');
   const tenant = new TenantRepository(referralsModel, {
+    relay,
     counts,
     countBatch: countInserts(tallies),
     onCountFailed,
   });
-  const stored = new ReferralRepository(tenant, relay, newest, tallies, onCountFailed);
+  const stored = new ReferralRepository(tenant, newest, tallies, onCountFailed);
   const sweep = new TallySweep(tallies, (merchantId, ids) => stored.marksOf(merchantId, ids));
 
   const catalog = new Catalog(

@@ -1,7 +1,8 @@
 /**
  * The referral repository over the real MongoDB-protocol server: it relays the events of its
  * own writes, lists new referrals at once (newest first, counted), and reports a processor
- * customer already attributed to another referral as the domain's `DuplicateError`.
+ * customer already attributed to another referral as the domain's `DuplicateError`. An
+ * update's events are relayed only after its count reservation is settled.
  */
 import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
@@ -14,6 +15,7 @@ import {
   connectMongo,
   merchantCountsModel,
 } from '@aff/mongo';
+import { Reservation } from '../src/data/referral-reservation';
 import { ReferralRepository } from '../src/data/referral.repository';
 import { referralModel } from '../src/data/referral.schema';
 import { DuplicateError } from '../src/domain/ports';
@@ -21,17 +23,21 @@ import { customerKey, type ReferralRecord } from '../src/domain/records';
 
 let mongo: Connection;
 let referrals: ReferralRepository;
+let model: ReturnType<typeof referralModel>;
+let counts: MerchantCounts;
 const relayed: PendingEvent[] = [];
 const merchant = `m_${randomUUID()}`;
 
 beforeAll(async () => {
   mongo = await connectMongo(process.env.MONGO_URL!, `referral_repo_test_${Date.now()}`);
-  const model = referralModel(mongo);
+  model = referralModel(mongo);
   await model.init();
-  const counts = new MerchantCounts(merchantCountsModel(mongo, 'referral_counts'), 1_000);
+  counts = new MerchantCounts(merchantCountsModel(mongo, 'referral_counts'), 1_000);
   referrals = new ReferralRepository(
-    new TenantRepository(model, { counts }),
-    { relay: (pending) => void relayed.push(...pending) },
+    new TenantRepository(model, {
+      counts,
+      relay: { relay: (pending) => void relayed.push(...pending) },
+    }),
     new NewestList(model, counts),
     { reserve: async () => null },
   );
@@ -119,4 +125,40 @@ it('relays its writes, lists them at once, and maps a taken customer to Duplicat
   await expect(referrals.insertWithEvents(aReferral('cus_1'), [], {})).rejects.toBeInstanceOf(
     DuplicateError,
   );
+});
+
+it("relays an update's events only once its count reservation is settled", async () => {
+  const order: string[] = [];
+  // A reservation that only records when it is settled, and whether the write landed.
+  const reservation: Reservation = Object.create(Reservation.prototype);
+  reservation.marks = () => ({});
+  reservation.settle = async (applied) => void order.push(`settled:${applied('any')}`);
+  const own = new ReferralRepository(
+    new TenantRepository(model, {
+      relay: {
+        relay: (pending) => void order.push(...pending.map((p) => `relayed:${p.event.id}`)),
+      },
+    }),
+    new NewestList(model, counts),
+    { reserve: async () => reservation },
+  );
+  const record = aReferral(`cus_${randomUUID()}`);
+  await own.insertWithEvents(record, [], {});
+  const event = buildEvent('coupon_referral.updated', merchant, {
+    coupon_id: 'k1',
+    referral_id: record._id,
+    lead: true,
+    conversion: false,
+  });
+  const change = { counts: { referral: record, delta: { visitors: 0, leads: 1, conversions: 0 } } };
+  expect(await own.updateWithEvents(merchant, record._id, { visits: 2 }, [event], {}, change)).toBe(
+    true,
+  );
+  expect(order).toEqual(['settled:true', `relayed:${event.id}`]);
+  // A write that did not apply is settled as such and relays nothing.
+  const missed = { ...change, expected: { conversion_state: 'visitor' as const } };
+  expect(await own.updateWithEvents(merchant, record._id, { visits: 3 }, [event], {}, missed)).toBe(
+    false,
+  );
+  expect(order).toEqual(['settled:true', `relayed:${event.id}`, 'settled:false']);
 });

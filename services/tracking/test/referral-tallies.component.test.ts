@@ -61,7 +61,6 @@ function system(opts: { dieBeforeSettle?: boolean } = {}) {
   const merchantCounts = new MerchantCounts(merchantCountsModel(mongo, 'referral_counts'), 1_000);
   const referrals = new ReferralRepository(
     new TenantRepository(model, { counts: merchantCounts, countBatch: countInserts({ reserve }) }),
-    { relay: () => undefined },
     new NewestList(model, merchantCounts),
     { reserve },
   );

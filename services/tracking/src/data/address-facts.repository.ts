@@ -5,8 +5,7 @@
  * retention job (docs/retention.md); the rules' windows are checked on read as well.
  */
 import { Schema, type Connection } from 'mongoose';
-import { DuplicateError } from '@aff/api';
-import { mapDuplicate, type RetentionRule } from '@aff/mongo';
+import { ScopedRepository, type RetentionRule } from '@aff/mongo';
 import type { AddressFacts } from '../domain/fraud-check';
 import {
   SIGN_IN_WINDOW_MS,
@@ -74,8 +73,15 @@ const key = (merchantId: string, affiliateId: string, hash: string) =>
 /** Concurrent leads of one affiliate and address: each retry re-reads the newer list. */
 const ATTEMPTS = 20;
 
+/** Both kinds are keyed by merchant, affiliate and address hash, and scoped by merchant too. */
 export class AddressFactsRepository implements AddressFacts {
-  constructor(private readonly models: Models) {}
+  private readonly signIns: ScopedRepository<SignInDoc>;
+  private readonly hits: ScopedRepository<AddressHitsDoc>;
+
+  constructor(models: Models) {
+    this.signIns = new ScopedRepository(models.signIns);
+    this.hits = new ScopedRepository(models.hits);
+  }
 
   /** Keeps the latest sign-in per affiliate and address (an older event changes nothing). */
   async recordSignIn(
@@ -84,30 +90,16 @@ export class AddressFactsRepository implements AddressFacts {
     hash: string,
     at: Date,
   ): Promise<void> {
-    const _id = key(merchantId, affiliateId, hash);
-    const set = { merchant_id: merchantId, affiliate_id: affiliateId, address_hash: hash };
-    try {
-      await mapDuplicate(
-        this.models.signIns
-          .updateOne(
-            { _id, signed_in_at: { $lt: at } },
-            { $set: { ...set, signed_in_at: at } },
-            { upsert: true },
-          )
-          .exec(),
-        'PortalSignIn',
-      );
-    } catch (error) {
-      // It exists with a newer (or the same) sign-in: the upsert's insert collided, keep it.
-      if (!(error instanceof DuplicateError)) throw error;
-    }
+    // False when it exists with a newer (or the same) sign-in: the upsert's insert collided.
+    await this.signIns.upsert(
+      merchantId,
+      { _id: key(merchantId, affiliateId, hash), signed_in_at: { $lt: at } },
+      { $set: { affiliate_id: affiliateId, address_hash: hash, signed_in_at: at } },
+    );
   }
 
   async lastSignIn(merchantId: string, affiliateId: string, hash: string): Promise<Date | null> {
-    const doc = await this.models.signIns
-      .findById(key(merchantId, affiliateId, hash))
-      .lean<SignInDoc>()
-      .exec();
+    const doc = await this.signIns.findById(merchantId, key(merchantId, affiliateId, hash));
     return doc ? new Date(doc.signed_in_at) : null;
   }
 
@@ -120,7 +112,7 @@ export class AddressFactsRepository implements AddressFacts {
   ): Promise<number> {
     const _id = key(merchantId, affiliateId, hash);
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      const doc = await this.models.hits.findById(_id).lean<AddressHitsDoc>().exec();
+      const doc = await this.hits.findById(merchantId, _id);
       const before = doc?.hits ?? [];
       const known = hitNumber(before, referralId);
       if (known > 0) return known; // counted before (a redelivery, or lead then customer)
@@ -140,38 +132,28 @@ export class AddressFactsRepository implements AddressFacts {
     now: Date,
   ): Promise<boolean> {
     if (!doc) {
-      try {
-        await mapDuplicate(
-          this.models.hits.create({
-            _id,
-            merchant_id: owner.merchantId,
-            affiliate_id: owner.affiliateId,
-            address_hash: owner.hash,
-            hits,
-            version: 1,
-            updated_at: now,
-          }),
-          'AddressHits',
-        );
-        return true;
-      } catch (error) {
-        if (error instanceof DuplicateError) return false;
-        throw error;
-      }
+      return this.hits.insertIfAbsent({
+        _id,
+        merchant_id: owner.merchantId,
+        affiliate_id: owner.affiliateId,
+        address_hash: owner.hash,
+        hits,
+        version: 1,
+        updated_at: now,
+      });
     }
-    const result = await this.models.hits
-      .updateOne(
-        { _id, version: doc.version },
-        { $set: { hits, updated_at: now }, $inc: { version: 1 } },
-      )
-      .exec();
-    return result.matchedCount === 1;
+    const result = await this.hits.updateOne(
+      owner.merchantId,
+      { _id, version: doc.version },
+      { $set: { hits, updated_at: now }, $inc: { version: 1 } },
+    );
+    return result.matched === 1;
   }
 
   get retention(): RetentionRule[] {
     return [
-      { model: this.models.signIns, field: 'signed_in_at', keepMs: SIGN_IN_WINDOW_MS },
-      { model: this.models.hits, field: 'updated_at', keepMs: VELOCITY_WINDOW_MS },
+      { model: this.signIns.model, field: 'signed_in_at', keepMs: SIGN_IN_WINDOW_MS },
+      { model: this.hits.model, field: 'updated_at', keepMs: VELOCITY_WINDOW_MS },
     ];
   }
 }

@@ -1,6 +1,6 @@
 /** Reads and idempotent, order-insensitive writes of the tracking service's read models. */
 import type { AffiliateView, CampaignView, CouponView, LinkView } from '@aff/contracts';
-import { isDuplicateKeyError } from '@aff/mongo';
+import { ScopedRepository } from '@aff/mongo';
 import { WrittenVersions } from './written-versions';
 import {
   couponCodeOf,
@@ -20,7 +20,17 @@ export class CatalogRepository {
    */
   private readonly written = new WrittenVersions();
 
-  constructor(private readonly models: CatalogModels) {}
+  private readonly links: ScopedRepository<KnownLink>;
+  private readonly affiliates: ScopedRepository<KnownAffiliate>;
+  private readonly campaigns: ScopedRepository<KnownCampaign>;
+  private readonly coupons: ScopedRepository<KnownCoupon>;
+
+  constructor(models: CatalogModels) {
+    this.links = new ScopedRepository(models.links);
+    this.affiliates = new ScopedRepository(models.affiliates);
+    this.campaigns = new ScopedRepository(models.campaigns);
+    this.coupons = new ScopedRepository(models.coupons);
+  }
 
   /**
    * Keeps the newest version of a link (a token can change). Tokens are unique at any moment at
@@ -35,34 +45,28 @@ export class CatalogRepository {
 
   private async storeLink(merchantId: string, link: LinkView): Promise<boolean> {
     // Looked up by the unique {merchant_id, token} index, deleted by id: no collection scans.
-    const holder = await this.models.links
-      .findOne({ merchant_id: merchantId, token: link.token })
-      .lean<KnownLink>()
-      .exec();
+    const holder = await this.links.findOne(merchantId, { token: link.token });
     if (holder && holder._id !== link.id && (holder.updated_at ?? '') < link.updated_at) {
       this.written.forget('link', merchantId, holder._id);
-      await this.models.links.deleteOne({
+      await this.links.deleteOne(merchantId, {
         _id: holder._id,
-        merchant_id: merchantId,
         updated_at: holder.updated_at ?? { $exists: false },
       });
     }
-    return this.models.links
-      .updateOne(
-        // An older event arriving late matches nothing; its upsert then hits the _id and is ignored.
-        { _id: link.id, merchant_id: merchantId, updated_at: { $not: { $gt: link.updated_at } } },
-        {
-          $set: {
-            token: link.token,
-            url: link.url,
-            affiliate_id: link.affiliate_id,
-            updated_at: link.updated_at,
-          },
-          $setOnInsert: { created_at: new Date(link.created_at) },
+    // An older event arriving late matches nothing; its upsert then hits the _id and is ignored.
+    return this.links.upsert(
+      merchantId,
+      { _id: link.id, updated_at: { $not: { $gt: link.updated_at } } },
+      {
+        $set: {
+          token: link.token,
+          url: link.url,
+          affiliate_id: link.affiliate_id,
+          updated_at: link.updated_at,
         },
-        { upsert: true },
-      )
-      .then(() => true, ignoreDuplicate);
+        $setOnInsert: { created_at: new Date(link.created_at) },
+      },
+    );
   }
 
   /** Keeps the newest version; an older event arriving late changes nothing. */
@@ -79,61 +83,45 @@ export class CatalogRepository {
   }
 
   async saveCoupon(merchantId: string, coupon: CouponView): Promise<void> {
-    await this.models.coupons
-      .updateOne(
-        { _id: coupon.id, merchant_id: merchantId },
-        { $set: { code: couponCodeOf(coupon), affiliate_id: coupon.affiliate_id } },
-        { upsert: true },
-      )
-      .catch(ignoreDuplicate);
+    // A duplicate key (another replica inserted it at the same moment) is ignored.
+    await this.coupons.upsert(
+      merchantId,
+      { _id: coupon.id },
+      { $set: { code: couponCodeOf(coupon), affiliate_id: coupon.affiliate_id } },
+    );
   }
 
   linkByToken(merchantId: string, token: string): Promise<KnownLink | null> {
-    return this.models.links.findOne({ merchant_id: merchantId, token }).lean<KnownLink>().exec();
+    return this.links.findOne(merchantId, { token });
   }
 
   linksByIds(merchantId: string, ids: string[]): Promise<KnownLink[]> {
-    return this.models.links
-      .find({ merchant_id: merchantId, _id: { $in: ids } })
-      .lean<KnownLink[]>()
-      .exec();
+    return this.links.find(merchantId, { _id: { $in: ids } });
   }
 
   /** The affiliate's first link, which coupon referrals are shown with. */
   firstLinkOf(merchantId: string, affiliateId: string): Promise<KnownLink | null> {
-    return this.models.links
-      .findOne({ merchant_id: merchantId, affiliate_id: affiliateId })
-      .sort({ created_at: 1 })
-      .lean<KnownLink>()
-      .exec();
+    return this.links.findOne(
+      merchantId,
+      { affiliate_id: affiliateId },
+      { sort: { created_at: 1 } },
+    );
   }
 
   affiliate(merchantId: string, id: string): Promise<KnownAffiliate | null> {
-    return this.models.affiliates
-      .findOne({ _id: id, merchant_id: merchantId })
-      .lean<KnownAffiliate>()
-      .exec();
+    return this.affiliates.findById(merchantId, id);
   }
 
   affiliatesByIds(merchantId: string, ids: string[]): Promise<KnownAffiliate[]> {
-    return this.models.affiliates
-      .find({ merchant_id: merchantId, _id: { $in: ids } })
-      .lean<KnownAffiliate[]>()
-      .exec();
+    return this.affiliates.find(merchantId, { _id: { $in: ids } });
   }
 
   campaign(merchantId: string, id: string): Promise<KnownCampaign | null> {
-    return this.models.campaigns
-      .findOne({ _id: id, merchant_id: merchantId })
-      .lean<KnownCampaign>()
-      .exec();
+    return this.campaigns.findById(merchantId, id);
   }
 
-  couponByCode(merchantId: string, code: string) {
-    return this.models.coupons
-      .findOne({ merchant_id: merchantId, code })
-      .lean<KnownCoupon>()
-      .exec();
+  couponByCode(merchantId: string, code: string): Promise<KnownCoupon | null> {
+    return this.coupons.findOne(merchantId, { code });
   }
 
   /**
@@ -147,25 +135,16 @@ export class CatalogRepository {
     view: unknown,
     updatedAt: string,
   ): Promise<void> {
-    const model = kind === 'affiliate' ? this.models.affiliates : this.models.campaigns;
+    // Both collections have one shape: `{_id, merchant_id, view, updated_at}`.
+    const copies = (kind === 'affiliate' ? this.affiliates : this.campaigns) as ScopedRepository<
+      KnownAffiliate | KnownCampaign
+    >;
     return this.written.write(kind, merchantId, id, updatedAt, () =>
-      (model as CatalogModels['campaigns'])
-        .updateOne(
-          { _id: id, merchant_id: merchantId, updated_at: { $not: { $gt: updatedAt } } },
-          { $set: { view, updated_at: updatedAt } },
-          { upsert: true },
-        )
-        .exec()
-        .then(() => true, ignoreDuplicate),
+      copies.upsert(
+        merchantId,
+        { _id: id, updated_at: { $not: { $gt: updatedAt } } },
+        { $set: { view, updated_at: updatedAt } },
+      ),
     );
   }
-}
-
-/**
- * False for a duplicate key: a newer copy is stored, or another replica inserted the record at
- * the same moment (it won, which is fine). Either way this version is not known to be stored.
- */
-function ignoreDuplicate(error: unknown): false {
-  if (!isDuplicateKeyError(error)) throw error;
-  return false;
 }

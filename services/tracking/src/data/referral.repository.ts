@@ -1,15 +1,16 @@
 /**
  * Referrals over MongoDB: the `ReferralStore` port. Built on `TenantRepository` (merchant-scoped,
- * inserts batched into one `insertMany`); a write's events are stored in the same document write
- * and handed to the relay by this repository right after it, so a crash in between leaves them
- * to the outbox sweep. Duplicate keys become the domain's `DuplicateError`. The unfiltered,
+ * inserts batched into one `insertMany`), made with the service's relay: a write's events are
+ * stored in the same document write and relayed by it right after the write (an update's, once
+ * its count reservation is settled: `relayAfter`), so a crash in between leaves them to the
+ * outbox sweep. Duplicate keys become the domain's `DuplicateError`. The unfiltered,
  * newest-first list comes from `NewestList`: the merchant's count document, which each insert
  * batch updates (its count and newest ids).
  */
 import type { FilterQuery, UpdateQuery } from 'mongoose';
 import type { EventEnvelope } from '@aff/contracts';
-import type { EventContext, EventRelay, PendingEvent } from '@aff/messaging';
-import { mapDuplicate, type NewestList, type TenantRepository } from '@aff/mongo';
+import type { EventContext, PendingEvent } from '@aff/messaging';
+import { mapDuplicate, type HeldWrites, type NewestList, type TenantRepository } from '@aff/mongo';
 import {
   DuplicateError,
   type Page,
@@ -22,11 +23,10 @@ import type { ReferralDocument } from './referral.schema';
 import type { ReferralTallies } from './referral-tallies';
 import type { CountMarks } from './referral-tally.schema';
 
-/** Publishes events stored with a write (the kernel's outbox relay). */
 export class ReferralRepository implements ReferralStore {
   constructor(
+    /** Made with the service's relay, which publishes the events stored with a write. */
     private readonly repo: TenantRepository<ReferralDocument>,
-    private readonly relay: EventRelay,
     private readonly newest: Pick<NewestList<ReferralDocument>, 'page'>,
     private readonly tallies: Pick<ReferralTallies, 'reserve'>,
     private readonly onCountFailed: (error: unknown) => void = () => undefined,
@@ -69,8 +69,7 @@ export class ReferralRepository implements ReferralStore {
   ): Promise<void> {
     // Listed on every replica once this returns: the insert batch pushed its id to the
     // merchant's newest ids before answering.
-    const result = await mapDuplicate(this.repo.insert(record, events, context), 'Referral');
-    this.relay.relay(result.pending);
+    await mapDuplicate(this.repo.insert(record, events, context), 'Referral');
   }
 
   async updateWithEvents(
@@ -89,15 +88,18 @@ export class ReferralRepository implements ReferralStore {
     if (change.addVisits) update.$inc = { visits: change.addVisits };
     const condition = (change.expected ?? {}) as FilterQuery<ReferralDocument>;
     // A write that throws may still have landed: its reservation is left to the sweep, which
-    // reads from the marks whether it did.
-    const pending = await this.write(merchantId, id, condition, update, events, context, changes);
-    await reservation?.settle(() => pending !== null).catch(this.onCountFailed);
-    if (!pending) return false;
-    this.relay.relay(pending);
-    return true;
+    // reads from the marks whether it did. The write's events go out once it is settled.
+    const pending = await this.repo.relayAfter(
+      (held) => this.write(held, merchantId, id, condition, update, events, context, changes),
+      async (written) => {
+        await reservation?.settle(() => written !== null).catch(this.onCountFailed);
+      },
+    );
+    return pending !== null;
   }
 
   private async write(
+    repo: HeldWrites<ReferralDocument>,
     merchantId: string,
     id: string,
     condition: FilterQuery<ReferralDocument>,
@@ -109,22 +111,23 @@ export class ReferralRepository implements ReferralStore {
     if ('customer_key' in changes) {
       // A unique field: its duplicate key means "another referral has this customer".
       const result = await mapDuplicate(
-        this.repo.updateIf(merchantId, id, condition, update, events, context),
+        repo.updateIf(merchantId, id, condition, update, events, context),
         'Referral',
       );
       return result ? result.pending : null;
     }
     // Referrals are never deleted and nothing else here is unique, so the batched
     // conditional write applies (TenantRepository.applyIf): one command per batch.
-    return this.repo.applyIf(merchantId, id, condition, update, events, context);
+    return repo.applyIf(merchantId, id, condition, update, events, context);
   }
 
   /** The `count_marks` of some referrals (the tallies' sweep settles by them). */
   async marksOf(merchantId: string, ids: string[]): Promise<Map<string, CountMarks>> {
-    const docs = await this.repo.model
-      .find({ _id: { $in: ids }, merchant_id: merchantId }, { count_marks: 1 })
-      .lean<Pick<ReferralDocument, '_id' | 'count_marks'>[]>()
-      .exec();
+    const docs = await this.repo.find<Pick<ReferralDocument, '_id' | 'count_marks'>>(
+      merchantId,
+      { _id: { $in: ids } },
+      { projection: { count_marks: 1 } },
+    );
     return new Map(docs.map((doc) => [doc._id, doc.count_marks ?? {}]));
   }
 }
