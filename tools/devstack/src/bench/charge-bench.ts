@@ -17,7 +17,8 @@ import {
 } from './money-bench';
 import { inPool, percentile } from './pool';
 import { describeSettle, settleCpu } from './settle';
-import type { WriteAccount, WriteMeter } from './write-stats';
+import { formatCpuAccounts, type CpuAccount } from './cpu-account';
+import { formatWriteAccounts, type WriteAccount, type WriteMeter } from './write-stats';
 
 export interface ChargeBenchFigures {
   customers: number;
@@ -218,4 +219,17 @@ export async function waitFor(
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
     await delay(everyMs);
   }
+}
+
+/** What `--only charges` prints: the phase's figures, CPU and documents per charge. */
+export function formatChargesAlone(
+  charges: ChargeBenchFigures,
+  cpu: Record<string, CpuAccount | undefined>,
+): string {
+  return [
+    `charges: ${charges.customers} attributed customers; backlog of ${charges.drain.charges} charges: ${charges.drain.measured} commissions in ${charges.drain.seconds.toFixed(1)} s from tracking and commission being ready = ${charges.drain.commissionsPerSecond.toFixed(1)}/s (start-up, off the clock: ${charges.drain.startupSeconds.toFixed(1)} s)`,
+    `hook → commission readable at ${charges.steady.ratePerSecond} charges/s: p50 ${charges.steady.p50Ms} ms, p99 ${charges.steady.p99Ms} ms (${charges.steady.samples} samples, ${charges.steady.missing} not seen)`,
+    formatCpuAccounts(cpu),
+    formatWriteAccounts({ charge: charges.writes }),
+  ].join('\n');
 }

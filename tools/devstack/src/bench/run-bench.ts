@@ -11,10 +11,12 @@
  *  - `GET /v1/affiliates?limit=25` through the gateway against two one-process baselines;
  *  - each console page against the REST list it uses, at 10,000 affiliates and 100,000
  *    referrals (console-phase.ts; `--only console` runs that phase alone).
+ * `--only charges` runs the charge phase alone (with `--charges N`): drain, steady, CPU and
+ * documents written per charge.
  * With each of visits, charge drain and webhook drain: the CPU time each process spent per event
  * in that window (cpu-account.ts), which says what bounds the figure on shared cores.
  * Prints every figure and whether each target is met; `--json FILE` writes them as JSON too.
- *   npm run bench -- [--duration 10] [--connections 20] [--json FILE] [--only console]
+ *   npm run bench -- [--duration 10] [--connections 20] [--json FILE] [--only console|charges]
  *     [--affiliates 10000] [--console-referrals 100000] [--console-commissions 10000]
  *     [--console-requests 30] [--skip-console]
  */
@@ -26,7 +28,7 @@ import { startInfra } from '../infra';
 import { findRepoRoot } from '../repo-root';
 import { startSystem } from '../system';
 import { benchAffiliateList } from './affiliate-list-bench';
-import { benchCharges } from './charge-bench';
+import { benchCharges, formatChargesAlone } from './charge-bench';
 import {
   CONSOLE_ARGS,
   consoleOptionsOf,
@@ -71,8 +73,8 @@ async function main(argv: string[]): Promise<void> {
       ...CONSOLE_ARGS,
     },
   });
-  if (values.only !== undefined && values.only !== 'console')
-    throw new Error(`--only ${values.only}: the only phase that runs alone is console`);
+  if (values.only !== undefined && values.only !== 'console' && values.only !== 'charges')
+    throw new Error(`--only ${values.only}: the phases that run alone are console and charges`);
   const durationSeconds = Number(values.duration);
   const connections = Number(values.connections);
   const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -114,6 +116,24 @@ async function main(argv: string[]): Promise<void> {
       const window = meter.start();
       return { end: (events: number) => (cpu[name] = window.end(events)) };
     };
+    const chargePhase = () =>
+      benchCharges(system, newMerchant('Bench charges'), {
+        customers: Number(values.charges),
+        concurrency: connections,
+        steadyRate: 20,
+        steadySeconds: durationSeconds,
+        log: say,
+        drainWindow: windowFor('charge drain, once started'),
+        writes,
+      });
+    if (values.only === 'charges') {
+      // The charge path alone (e.g. `--charges 300 --duration 3`): documents and CPU per charge.
+      const alone = await chargePhase();
+      say(`\n${formatChargesAlone(alone, cpu)}`);
+      say(`bench took ${((Date.now() - benchStarted) / 1000).toFixed(0)} s`);
+      if (values.json) fs.writeFileSync(values.json, `${JSON.stringify(alone, null, 2)}\n`);
+      return;
+    }
     const merchant = newMerchant('Bench');
     const load = { connections, durationSeconds };
 
@@ -146,15 +166,7 @@ async function main(argv: string[]): Promise<void> {
     say('visit skeleton …');
     const skeleton = await benchVisitSkeleton(infra, load);
 
-    const charges = await benchCharges(system, newMerchant('Bench charges'), {
-      customers: Number(values.charges),
-      concurrency: connections,
-      steadyRate: 20,
-      steadySeconds: durationSeconds,
-      log: say,
-      drainWindow: windowFor('charge drain, once started'),
-      writes,
-    });
+    const charges = await chargePhase();
 
     say('referral list …');
     const list = await benchReferralList(system.gatewayUrl, newMerchant('Bench referrals'), {
