@@ -162,6 +162,8 @@ it('internal operations take a typed input, have no HTTP shape, and stay out of 
     'confirmWallet',
     'findAffiliates',
     'findCommissions',
+    'getAffiliateCommissionStats',
+    'getCommissionTotals',
     'getProgramStats',
     'getReferralTotals',
     'inviteConsoleUser',

@@ -11,6 +11,8 @@ export interface IntervalJob {
   run(): Promise<unknown>;
   /** Logged (warn) with the error when a run fails. */
   failure: string;
+  /** Also run once right away (a start-up pass), not only after the first interval. */
+  atStart?: boolean;
 }
 
 export interface RunningJobs {
@@ -28,7 +30,7 @@ export function startIntervalJobs(jobs: IntervalJob[], log: Logger): RunningJobs
 
 function startJob(job: IntervalJob, log: Logger): () => Promise<void> {
   let running: Promise<void> | undefined;
-  const timer = setInterval(() => {
+  const tick = () => {
     running ??= job
       .run()
       .then(() => undefined)
@@ -36,8 +38,10 @@ function startJob(job: IntervalJob, log: Logger): () => Promise<void> {
       .finally(() => {
         running = undefined;
       });
-  }, job.everyMs);
+  };
+  const timer = setInterval(tick, job.everyMs);
   timer.unref();
+  if (job.atStart) tick();
   return async () => {
     clearInterval(timer);
     await running;

@@ -19,6 +19,7 @@ import { MerchantScopedLookup } from './batched-lookup';
 import { ConditionalUpserts } from './conditional-upserts';
 import { BulkUpdates } from './bulk-updates';
 import { failuresByIndex } from './bulk-failures';
+import { isDuplicateKeyError } from './connection';
 import type { MerchantCounts } from './merchant-counts';
 import { ScopedRepository, scoped, type ScopedRecord } from './scoped-repository';
 
@@ -273,7 +274,9 @@ function withPendingEvents<T>(
   stored: StoredPendingEvent[],
 ): UpdateQuery<T> {
   if (stored.length === 0) return update;
-  return { ...update, $push: { [PENDING_EVENTS_FIELD]: { $each: stored } } } as UpdateQuery<T>;
+  // Merged with the update's own `$push` (a counted write pushes its stats mark too).
+  const push = (update as { $push?: object }).$push;
+  return { ...update, $push: { ...push, [PENDING_EVENTS_FIELD]: { $each: stored } } };
 }
 
 /**
@@ -285,8 +288,12 @@ export async function insertManyUnordered<T>(
   docs: T[],
 ): Promise<(undefined | Error)[]> {
   if (docs.length === 1) {
-    await model.collection.insertOne(docs[0] as never);
-    return [undefined];
+    // A duplicate fails its caller alone, as in a batch (so a batch's counting settles it).
+    const failed = await model.collection.insertOne(docs[0] as never).then(
+      () => undefined,
+      (error: unknown) => (isDuplicateKeyError(error) ? (error as Error) : Promise.reject(error)),
+    );
+    return [failed];
   }
   try {
     await model.collection.insertMany(docs as never[], { ordered: false });

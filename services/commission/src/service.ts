@@ -12,6 +12,10 @@ import { commissionModel } from './data/commission.schema';
 import { SaleRepository } from './data/sale.repository';
 import { saleModel } from './data/sale.schema';
 import { ReviewDecisionRepository, reviewDecisionModel } from './data/review-decision.repository';
+import { statsModels } from './data/commission-stats.schema';
+import { STATS_BACKFILL_EVERY_MS, StatsBackfill } from './data/stats-backfill';
+import { STATS_SWEEP_EVERY_MS, StatsSweep, type MarkedModels } from './data/stats-sweep';
+import { StatsTally } from './data/stats-tally';
 import { HeldCommissions } from './domain/held-commissions';
 import { ChargeUseCases } from './domain/charges';
 import { CommissionChanges } from './domain/commission-changes';
@@ -24,18 +28,33 @@ export const commissionModels = (mongo: Connection) => ({
   commission: commissionModel(mongo),
   reviewDecision: reviewDecisionModel(mongo),
   counts: merchantCountsModel(mongo, 'commission_counts'),
+  stats: statsModels(mongo),
 });
 type CommissionModels = ReturnType<typeof commissionModels>;
 
 export function buildCommission(deps: ServiceDeps<CommissionConfig, CommissionModels>) {
   const { config, log, models, nc, relay } = deps;
-  // The stores relay the events they write (in the document's outbox) after the write.
-  const sales = new SaleRepository(models.sale, relay);
+  // The stores relay the events they write (in the document's outbox) after the write, and
+  // keep `commission_stats` with them (data/stats-tally.ts).
+  const tally = new StatsTally(models.stats);
+  const counted = {
+    stats: tally,
+    onSettleFailed: (err: unknown) => log.warn({ err }, 'commission stats left to the sweep'),
+  };
+  const sales = new SaleRepository(models.sale, relay, counted);
   const counts = new MerchantCounts(models.counts, NEWEST_KEPT);
-  const commissions = new CommissionRepository(models.commission, relay, {
-    counts,
-    onCountFailed: (err) => log.warn({ err }, 'commissions written but not counted'),
-  });
+  const commissions = new CommissionRepository(
+    models.commission,
+    relay,
+    {
+      counts,
+      onCountFailed: (err) => log.warn({ err }, 'commissions written but not counted'),
+    },
+    counted,
+  );
+  const marked = { c: models.commission, s: models.sale } as unknown as MarkedModels;
+  const statsSweep = new StatsSweep(tally, marked);
+  const backfill = new StatsBackfill(tally, models.sale, models.commission);
   const newest = new NewestList(models.commission, counts);
   const settlement = new SettlementUseCases(commissions, sales);
   const held = new HeldCommissions(
@@ -72,10 +91,22 @@ export function buildCommission(deps: ServiceDeps<CommissionConfig, CommissionMo
         run: () => settlement.moveDue(),
         failure: 'due sweep failed',
       },
+      {
+        everyMs: STATS_SWEEP_EVERY_MS,
+        run: () => statsSweep.run(),
+        failure: 'commission stats sweep failed',
+      },
+      {
+        everyMs: STATS_BACKFILL_EVERY_MS,
+        run: () => backfill.run(),
+        failure: 'commission stats backfill failed',
+        atStart: true,
+      },
     ],
     rpc: commissionRpcTable({
       queries: new CommissionQueries(commissions, sales, newest),
       changes: new CommissionChanges(commissions, sales, settlement),
+      stats: tally,
     }),
   };
 }

@@ -1,7 +1,7 @@
 /** Commissions: what an affiliate earned for a referred customer's payment. */
 import { z } from 'zod';
 import { updateCommissionBodySchema } from '../schemas/commission';
-import { paginatedSchema } from '../views';
+import { commissionStatsSchema, paginatedSchema } from '../views';
 import { COMMISSION_STATES, commissionViewSchema } from '../views-money';
 import { deletedSchema, expandQuery, filter, idParams, multiValueQuery, pageQuery } from './common';
 import { defineOperation } from './operation';
@@ -99,6 +99,47 @@ export const findCommissions = defineOperation({
     status: 200,
     description: 'A page of commissions, each with its sale',
     body: paginatedSchema(commissionViewSchema),
+  },
+  errors: [400],
+});
+
+/**
+ * Internal: the merchant's `commission_stats` over every affiliate (the console's overview),
+ * kept by the commission service with its commissions and sales (one document per merchant),
+ * so nobody adds up every affiliate. Currencies sorted by code.
+ */
+export const getCommissionTotals = defineOperation({
+  name: 'getCommissionTotals',
+  owner: 'commission',
+  auth: 'internal',
+  summary: "The merchant's commission_stats over all its affiliates",
+  input: z.object({ merchant_id: z.string() }),
+  response: {
+    status: 200,
+    description: 'The totals',
+    body: z.object({ commission_stats: commissionStatsSchema }),
+  },
+  errors: [400],
+});
+
+/**
+ * Internal: affiliates' `commission_stats` (the affiliate service's `commission_stats`
+ * expansion and overview), kept by the commission service. An affiliate with no commission
+ * or sale has `{currencies: {}}`; every id asked for is answered.
+ */
+export const getAffiliateCommissionStats = defineOperation({
+  name: 'getAffiliateCommissionStats',
+  owner: 'commission',
+  auth: 'internal',
+  summary: "Affiliates' commission_stats, by affiliate id",
+  input: z.object({
+    merchant_id: z.string(),
+    affiliate_ids: z.array(z.string().max(100)).max(1000),
+  }),
+  response: {
+    status: 200,
+    description: 'Each affiliate id with its commission_stats',
+    body: z.object({ stats: z.record(z.string(), commissionStatsSchema) }),
   },
   errors: [400],
 });

@@ -7,6 +7,7 @@ import type { FilterQuery, Model } from 'mongoose';
 import type { EventEnvelope } from '@aff/contracts';
 import type { EventContext, EventRelay } from '@aff/messaging';
 import { TenantRepository, mapDuplicate, type TenantRepositoryOptions } from '@aff/mongo';
+import { commissionFigures } from '../domain/commission-stats';
 import {
   type CommissionCondition,
   type CommissionFilters,
@@ -15,6 +16,14 @@ import {
 } from '../domain/ports';
 import type { CommissionRecord } from '../domain/records';
 import type { CommissionDoc } from './commission.schema';
+import type { StatsTally } from './stats-tally';
+import { changeCounted, countInserts, type OnSettleFailed } from './stats-writes';
+
+/** `commission_stats` kept with the writes (stats-tally.ts); absent: not kept (some tests). */
+export interface CountedStats {
+  stats: StatsTally;
+  onSettleFailed: OnSettleFailed;
+}
 
 export class CommissionRepository implements CommissionStore {
   private readonly tenant: TenantRepository<CommissionDoc>;
@@ -22,9 +31,16 @@ export class CommissionRepository implements CommissionStore {
   constructor(
     private readonly model: Model<CommissionDoc>,
     relay: EventRelay,
-    opts: TenantRepositoryOptions = {},
+    opts: TenantRepositoryOptions<CommissionDoc> = {},
+    private readonly counted?: CountedStats,
   ) {
-    this.tenant = new TenantRepository(model, { ...opts, relay });
+    this.tenant = new TenantRepository(model, {
+      ...opts,
+      relay,
+      ...(counted
+        ? { countBatch: countInserts<CommissionDoc>(counted.stats, 'c', commissionFigures) }
+        : {}),
+    });
   }
 
   findById(merchantId: string, id: string): Promise<CommissionRecord | null> {
@@ -84,6 +100,20 @@ export class CommissionRepository implements CommissionStore {
     events: EventEnvelope[],
     context: EventContext,
   ): Promise<CommissionRecord | null> {
+    if (this.counted) {
+      return changeCounted<CommissionDoc>({
+        ...this.counted,
+        kind: 'c',
+        tenant: this.tenant,
+        figures: commissionFigures,
+        merchantId,
+        id,
+        allows: (before) => holds(condition, before),
+        changes,
+        events,
+        context,
+      });
+    }
     const filter: FilterQuery<CommissionDoc> = {};
     if (condition.version) filter.updated_at = condition.version;
     filter.state = { $in: condition.states };
@@ -112,4 +142,14 @@ export class CommissionRepository implements CommissionStore {
   heldOf(merchantId: string, referralId: string): Promise<CommissionRecord[]> {
     return this.tenant.findMany(merchantId, { referral_id: referralId, held: true });
   }
+}
+
+/** `condition` on a version read (what `change`'s filter asks of the stored commission). */
+function holds(condition: CommissionCondition, c: CommissionRecord): boolean {
+  if (!condition.states.includes(c.state)) return false;
+  if (condition.amountAbove !== undefined && !(c.amount > condition.amountAbove)) return false;
+  if (condition.version && new Date(c.updated_at).getTime() !== condition.version.getTime())
+    return false;
+  if (condition.held !== undefined && (c.held === true) !== condition.held) return false;
+  return true;
 }

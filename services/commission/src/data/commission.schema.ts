@@ -5,6 +5,8 @@ import type { CommissionRecord } from '../domain/records';
 /** A commission as stored: the domain's record plus its outbox. */
 export interface CommissionDoc extends CommissionRecord {
   pending_events: StoredPendingEvent[];
+  /** The `commission_stats` reservations it was written under (absent: never counted). */
+  stats_marks?: string[];
 }
 
 const schema = new Schema<CommissionDoc>(
@@ -27,6 +29,7 @@ const schema = new Schema<CommissionDoc>(
     created_at: Date,
     updated_at: Date,
     pending_events: { type: Schema.Types.Mixed, default: () => [] },
+    stats_marks: { type: [String], default: undefined },
   },
   { versionKey: false, minimize: false },
 );

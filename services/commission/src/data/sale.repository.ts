@@ -8,9 +8,12 @@ import type { EventEnvelope } from '@aff/contracts';
 import type { EventContext, EventRelay } from '@aff/messaging';
 import { BulkUpdates, TenantRepository, mapDuplicate } from '@aff/mongo';
 import type { SaleAmounts } from '../domain/commission-rules';
+import { saleFigures } from '../domain/commission-stats';
 import type { SaleStore } from '../domain/ports';
 import type { SaleRecord } from '../domain/records';
 import type { SaleDoc } from './sale.schema';
+import type { CountedStats } from './commission.repository';
+import { changeCounted, countInserts } from './stats-writes';
 
 export class SaleRepository implements SaleStore {
   private readonly tenant: TenantRepository<SaleDoc>;
@@ -20,8 +23,12 @@ export class SaleRepository implements SaleStore {
   constructor(
     private readonly model: Model<SaleDoc>,
     relay: EventRelay,
+    private readonly counted?: CountedStats,
   ) {
-    this.tenant = new TenantRepository(model, { relay });
+    this.tenant = new TenantRepository(model, {
+      relay,
+      ...(counted ? { countBatch: countInserts<SaleDoc>(counted.stats, 's', saleFigures) } : {}),
+    });
   }
 
   findById(merchantId: string, id: string): Promise<SaleRecord | null> {
@@ -56,6 +63,22 @@ export class SaleRepository implements SaleStore {
     events: EventEnvelope[],
     context: EventContext,
   ): Promise<boolean> {
+    if (this.counted) {
+      const changed = await changeCounted<SaleDoc>({
+        ...this.counted,
+        kind: 's',
+        tenant: this.tenant,
+        figures: saleFigures,
+        merchantId,
+        id: saleId,
+        // Refunds only grow: only while the stored refund is smaller.
+        allows: (before) => before.refund_amount_cents < amounts.refund_amount_cents,
+        changes: { ...amounts, updated_at: updatedAt },
+        events,
+        context,
+      });
+      return changed !== null;
+    }
     const result = await this.tenant.updateIf(
       merchantId,
       saleId,

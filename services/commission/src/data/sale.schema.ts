@@ -5,6 +5,8 @@ import type { SaleRecord } from '../domain/records';
 /** A sale as stored: the domain's record plus its outbox. */
 export interface SaleDoc extends SaleRecord {
   pending_events: StoredPendingEvent[];
+  /** The `commission_stats` reservations it was written under (absent: never counted). */
+  stats_marks?: string[];
 }
 
 const schema = new Schema<SaleDoc>(
@@ -28,6 +30,7 @@ const schema = new Schema<SaleDoc>(
     updated_at: Date,
     commission_pending: Boolean,
     pending_events: { type: Schema.Types.Mixed, default: () => [] },
+    stats_marks: { type: [String], default: undefined },
   },
   { versionKey: false, minimize: false },
 );

@@ -5,7 +5,7 @@
  * them once the write is done; the outbox sweep relays whatever a crash left behind.
  */
 import { DuplicateError, type Page } from '@aff/api';
-import type { CommissionState, EventEnvelope } from '@aff/contracts';
+import type { CommissionState, CommissionStats, EventEnvelope } from '@aff/contracts';
 import type { EventContext } from '@aff/messaging';
 import type { SaleAmounts } from './commission-rules';
 import type { CommissionRecord, SaleRecord } from './records';
@@ -102,4 +102,14 @@ export interface ReviewDecisions {
 /** A merchant's commissions newest first, with their total (the unfiltered list). */
 export interface NewestCommissions {
   page(merchantId: string, skip: number, limit: number): Promise<Page<CommissionRecord>>;
+}
+
+/**
+ * `commission_stats` as kept with the commission and sale writes (data/stats-tally.ts): per
+ * affiliate, and per merchant over all its affiliates.
+ */
+export interface CommissionStatsReader {
+  merchantTotals(merchantId: string): Promise<CommissionStats>;
+  /** Every id asked for is answered (`{currencies: {}}` for an affiliate with none). */
+  ofAffiliates(merchantId: string, ids: string[]): Promise<Record<string, CommissionStats>>;
 }

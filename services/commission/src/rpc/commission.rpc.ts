@@ -1,12 +1,13 @@
 import { pageRequest } from '@aff/api';
 import { callContext, idParam, ok, type RpcHandlers } from '@aff/messaging';
-import type { CommissionFilters } from '../domain/ports';
+import type { CommissionFilters, CommissionStatsReader } from '../domain/ports';
 import type { CommissionChanges } from '../domain/commission-changes';
 import type { CommissionQueries } from '../domain/queries';
 
 export function commissionRpc(
   queries: CommissionQueries,
   changes: CommissionChanges,
+  stats: CommissionStatsReader,
 ): RpcHandlers<'commission'> {
   return {
     listCommissions: async ({ merchant_id, query }) =>
@@ -37,5 +38,12 @@ export function commissionRpc(
       ok(await changes.update(callContext(req, rpc), idParam(req), req.body)),
     deleteCommission: async (req, rpc) =>
       ok(await changes.remove(callContext(req, rpc), idParam(req))),
+    /** Internal: `commission_stats` per merchant and per affiliate (data/stats-tally.ts). */
+    getCommissionTotals: async ({ merchant_id }) => ({
+      commission_stats: await stats.merchantTotals(merchant_id),
+    }),
+    getAffiliateCommissionStats: async ({ merchant_id, affiliate_ids }) => ({
+      stats: await stats.ofAffiliates(merchant_id, affiliate_ids),
+    }),
   };
 }

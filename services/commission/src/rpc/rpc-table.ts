@@ -5,14 +5,16 @@
  */
 import type { RpcHandlers } from '@aff/messaging';
 import type { CommissionChanges } from '../domain/commission-changes';
+import type { CommissionStatsReader } from '../domain/ports';
 import type { CommissionQueries } from '../domain/queries';
 import { commissionRpc } from './commission.rpc';
 
 export interface CommissionRpcUseCases {
   queries: CommissionQueries;
   changes: CommissionChanges;
+  stats: CommissionStatsReader;
 }
 
 export function commissionRpcTable(useCases: CommissionRpcUseCases): RpcHandlers<'commission'> {
-  return { ...commissionRpc(useCases.queries, useCases.changes) };
+  return { ...commissionRpc(useCases.queries, useCases.changes, useCases.stats) };
 }

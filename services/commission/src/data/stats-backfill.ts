@@ -1,0 +1,106 @@
+/**
+ * Builds `commission_stats` once from the commissions and sales a deployment already has
+ * (written before the commission service kept them): each record without `stats_marks` is
+ * counted under a reservation like any write (stats-tally.ts), by an update conditional on its
+ * version and on its still having no marks, so a record is counted exactly once whoever gets
+ * there first: this backfill, on any replica, or the record's own next change (which counts a
+ * never-counted record whole). Idempotent: a second run finds nothing to count.
+ *
+ * It runs at start-up and then on an interval; once a pass finds nothing it records that
+ * (`commission_stats_backfill`), and after an hour of that passes stop scanning (on the local
+ * server the look-up scans every record). The hour covers a rolling upgrade, whose old
+ * replicas still write records without marks. docs/decisions.md, "Commission stats".
+ */
+import type { Collection, Model } from 'mongoose';
+import { saleFigures, commissionFigures, type StatVector } from '../domain/commission-stats';
+import type { CommissionDoc } from './commission.schema';
+import type { RecordKind } from './commission-stats.schema';
+import type { SaleDoc } from './sale.schema';
+import type { StatsTally } from './stats-tally';
+
+export const STATS_BACKFILL_EVERY_MS = 300_000;
+/** After the first pass that found nothing, passes go on this long, then stop. */
+const KEEP_CHECKING_MS = 3_600_000;
+const CHUNK = 500;
+const MARKER_ID = 'commission_stats';
+
+type Counted = SaleDoc | CommissionDoc;
+
+export class StatsBackfill {
+  private readonly models: Record<RecordKind, Model<Counted>>;
+  private readonly figures: Record<RecordKind, (doc: Counted) => StatVector> = {
+    s: (doc) => saleFigures(doc as SaleDoc),
+    c: (doc) => commissionFigures(doc as CommissionDoc),
+  };
+
+  constructor(
+    private readonly tally: StatsTally,
+    sales: Model<SaleDoc>,
+    commissions: Model<CommissionDoc>,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.models = {
+      s: sales as unknown as Model<Counted>,
+      c: commissions as unknown as Model<Counted>,
+    };
+  }
+
+  /** The number of records counted by this pass. */
+  async run(): Promise<number> {
+    const marker = await this.markers().findOne({ _id: MARKER_ID as never });
+    const doneAt = marker?.done_at as Date | undefined;
+    if (doneAt && this.now().getTime() - new Date(doneAt).getTime() > KEEP_CHECKING_MS) return 0;
+    let counted = 0;
+    for (const kind of ['s', 'c'] as RecordKind[]) {
+      for (;;) {
+        const docs = await this.models[kind]
+          .find({ stats_marks: { $exists: false } })
+          .limit(CHUNK)
+          .lean<Counted[]>()
+          .exec();
+        if (docs.length === 0) break;
+        const results = await Promise.all(docs.map((doc) => this.countOne(kind, doc)));
+        counted += results.filter(Boolean).length;
+        // All changed meanwhile (their writers counted them, or the next pass will).
+        if (!results.some(Boolean)) break;
+      }
+    }
+    if (counted === 0 && !doneAt)
+      await this.markers().updateOne(
+        { _id: MARKER_ID as never },
+        { $set: { done_at: this.now() } },
+        { upsert: true },
+      );
+    return counted;
+  }
+
+  /** True when this pass counted it (false: another writer changed or counted it first). */
+  private async countOne(kind: RecordKind, doc: Counted): Promise<boolean> {
+    const reservation = await this.tally.reserve([
+      {
+        merchantId: doc.merchant_id,
+        affiliateId: doc.affiliate_id,
+        kind,
+        recordId: doc._id,
+        currency: doc.currency,
+        delta: this.figures[kind](doc),
+      },
+    ]);
+    const result = await this.models[kind].collection.updateOne(
+      {
+        _id: doc._id as never,
+        merchant_id: doc.merchant_id,
+        updated_at: doc.updated_at,
+        stats_marks: { $exists: false },
+      },
+      { $set: { stats_marks: reservation ? [reservation.id] : [] } },
+    );
+    const applied = result.modifiedCount === 1;
+    await reservation?.settle(() => applied);
+    return applied;
+  }
+
+  private markers(): Collection {
+    return this.tally.models.merchant.db.collection('commission_stats_backfill');
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The commission stats' sweep (see stats-tally.ts): settles reservations whose writer died or
+ * failed (older than `STALE_MS`) from the marks the record writes carry: a record whose
+ * `stats_marks` holds the reservation's id was written under it, anything else was not.
+ */
+import type { Model } from 'mongoose';
+import type { RecordKind, StatsDoc, StatsScope } from './commission-stats.schema';
+import { STALE_MS, appliedSum, settleOp, type StatsTally } from './stats-tally';
+
+export const STATS_SWEEP_EVERY_MS = 30_000;
+const SCOPES: StatsScope[] = ['affiliate', 'merchant'];
+
+/** A record as the sweep reads it: only its marks. */
+interface Marked {
+  _id: string;
+  stats_marks?: string[];
+}
+
+/** The commissions and sales collections, by the kind a reservation names. */
+export type MarkedModels = Record<RecordKind, Model<Marked>>;
+
+export class StatsSweep {
+  constructor(
+    private readonly tally: StatsTally,
+    private readonly records: MarkedModels,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** The number of stale reservations settled. */
+  async run(): Promise<number> {
+    const olderThan = new Date(this.now().getTime() - STALE_MS);
+    let settled = 0;
+    for (const scope of SCOPES) {
+      const model = this.tally.models[scope];
+      const docs = await model
+        .find({ 'pending.at': { $lt: olderThan } })
+        .limit(200)
+        .lean<StatsDoc[]>()
+        .exec();
+      for (const doc of docs) {
+        for (const entry of doc.pending ?? []) {
+          if (new Date(entry.at) >= olderThan) continue;
+          const marks = await this.marksOf(
+            doc.merchant_id,
+            entry.refs.map((ref) => [ref.k, ref.r]),
+          );
+          const delta = appliedSum(
+            entry.refs,
+            (ref) => marks.get(`${ref.k}:${ref.r}`)?.includes(entry.id) ?? false,
+          );
+          const key = { merchantId: doc.merchant_id, id: doc._id };
+          await model.bulkWrite([settleOp(key, [entry.id], delta)]);
+          settled++;
+        }
+      }
+    }
+    return settled;
+  }
+
+  private async marksOf(
+    merchantId: string,
+    refs: [RecordKind, string][],
+  ): Promise<Map<string, string[]>> {
+    const marks = new Map<string, string[]>();
+    for (const kind of ['c', 's'] as RecordKind[]) {
+      const ids = [...new Set(refs.filter(([k]) => k === kind).map(([, id]) => id))];
+      if (ids.length === 0) continue;
+      const docs = await this.records[kind]
+        .find({ _id: { $in: ids }, merchant_id: merchantId }, { stats_marks: 1 })
+        .lean<Marked[]>()
+        .exec();
+      for (const doc of docs) marks.set(`${kind}:${doc._id}`, doc.stats_marks ?? []);
+    }
+    return marks;
+  }
+}
