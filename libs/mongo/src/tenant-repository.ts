@@ -268,27 +268,22 @@ export class TenantRepository<T extends TenantRecord> extends ScopedRepository<T
   }
 }
 
-/** The update, plus the events to queue in the record's outbox in the same write. */
+/** The update, plus the events to queue in the record's outbox (merged with its `$push`). */
 function withPendingEvents<T>(
   update: UpdateQuery<T>,
   stored: StoredPendingEvent[],
 ): UpdateQuery<T> {
   if (stored.length === 0) return update;
-  // Merged with the update's own `$push` (a counted write pushes its stats mark too).
   const push = (update as { $push?: object }).$push;
   return { ...update, $push: { ...push, [PENDING_EVENTS_FIELD]: { $each: stored } } };
 }
 
-/**
- * One unordered `insertMany` for a batch; a failed document (say, a duplicate key) fails only
- * its own caller, with the driver's error code, so `isDuplicateKeyError` still tells.
- */
+/** One unordered `insertMany`; a failed document (a duplicate key) fails its caller alone. */
 export async function insertManyUnordered<T>(
   model: Model<T>,
   docs: T[],
 ): Promise<(undefined | Error)[]> {
   if (docs.length === 1) {
-    // A duplicate fails its caller alone, as in a batch (so a batch's counting settles it).
     const failed = await model.collection.insertOne(docs[0] as never).then(
       () => undefined,
       (error: unknown) => (isDuplicateKeyError(error) ? (error as Error) : Promise.reject(error)),

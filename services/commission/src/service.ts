@@ -14,7 +14,7 @@ import { saleModel } from './data/sale.schema';
 import { ReviewDecisionRepository, reviewDecisionModel } from './data/review-decision.repository';
 import { statsModels } from './data/commission-stats.schema';
 import { STATS_BACKFILL_EVERY_MS, StatsBackfill } from './data/stats-backfill';
-import { STATS_SWEEP_EVERY_MS, StatsSweep, type MarkedModels } from './data/stats-sweep';
+import { STATS_SWEEP_EVERY_MS, StatsSweep } from './data/stats-sweep';
 import { StatsTally } from './data/stats-tally';
 import { HeldCommissions } from './domain/held-commissions';
 import { ChargeUseCases } from './domain/charges';
@@ -52,8 +52,10 @@ export function buildCommission(deps: ServiceDeps<CommissionConfig, CommissionMo
     },
     counted,
   );
-  const marked = { c: models.commission, s: models.sale } as unknown as MarkedModels;
-  const statsSweep = new StatsSweep(tally, marked);
+  const statsSweep = new StatsSweep(tally, {
+    c: models.commission.collection,
+    s: models.sale.collection,
+  });
   const backfill = new StatsBackfill(tally, models.sale, models.commission);
   const newest = new NewestList(models.commission, counts);
   const settlement = new SettlementUseCases(commissions, sales);

@@ -22,7 +22,7 @@ import { statsModels } from '../src/data/commission-stats.schema';
 import { commissionModel } from '../src/data/commission.schema';
 import { saleModel } from '../src/data/sale.schema';
 import { StatsBackfill } from '../src/data/stats-backfill';
-import { StatsSweep, type MarkedModels } from '../src/data/stats-sweep';
+import { StatsSweep } from '../src/data/stats-sweep';
 import { StatsTally } from '../src/data/stats-tally';
 import { commissionService } from '../src/service';
 import { startComponent, type Component } from '../../../test/support/component';
@@ -168,7 +168,7 @@ it('settles what a dead writer reserved from the records, and counts old records
   await commissions.collection.insertOne({ ...written, stats_marks: [reservation!.id] } as never);
   // Nothing shows before the sweep settles it, and only the write that landed counts.
   expect(await totals(merchantId)).toEqual(before);
-  const marked = { c: commissions, s: saleModel(mongo) } as unknown as MarkedModels;
+  const marked = { c: commissions.collection, s: saleModel(mongo).collection };
   expect(await new StatsSweep(tally, marked).run()).toBeGreaterThanOrEqual(2);
   expect(figures(await totals(merchantId), 'USD')).toEqual([2_300, 0, 0, 2_300, 10_000, 10_000]);
   expect(figures((await ofAffiliates(merchantId, [a.id]))[a.id]!, 'USD')).toEqual(

@@ -27,7 +27,7 @@ const MARKER_ID = 'commission_stats';
 type Counted = SaleDoc | CommissionDoc;
 
 export class StatsBackfill {
-  private readonly models: Record<RecordKind, Model<Counted>>;
+  private readonly records: Record<RecordKind, Collection>;
   private readonly figures: Record<RecordKind, (doc: Counted) => StatVector> = {
     s: (doc) => saleFigures(doc as SaleDoc),
     c: (doc) => commissionFigures(doc as CommissionDoc),
@@ -39,10 +39,7 @@ export class StatsBackfill {
     commissions: Model<CommissionDoc>,
     private readonly now: () => Date = () => new Date(),
   ) {
-    this.models = {
-      s: sales as unknown as Model<Counted>,
-      c: commissions as unknown as Model<Counted>,
-    };
+    this.records = { s: sales.collection, c: commissions.collection };
   }
 
   /** The number of records counted by this pass. */
@@ -53,11 +50,10 @@ export class StatsBackfill {
     let counted = 0;
     for (const kind of ['s', 'c'] as RecordKind[]) {
       for (;;) {
-        const docs = await this.models[kind]
-          .find({ stats_marks: { $exists: false } })
+        const docs = await this.records[kind]
+          .find<Counted>({ stats_marks: { $exists: false } })
           .limit(CHUNK)
-          .lean<Counted[]>()
-          .exec();
+          .toArray();
         if (docs.length === 0) break;
         const results = await Promise.all(docs.map((doc) => this.countOne(kind, doc)));
         counted += results.filter(Boolean).length;
@@ -86,7 +82,7 @@ export class StatsBackfill {
         delta: this.figures[kind](doc),
       },
     ]);
-    const result = await this.models[kind].collection.updateOne(
+    const result = await this.records[kind].updateOne(
       {
         _id: doc._id as never,
         merchant_id: doc.merchant_id,

@@ -3,7 +3,7 @@
  * failed (older than `STALE_MS`) from the marks the record writes carry: a record whose
  * `stats_marks` holds the reservation's id was written under it, anything else was not.
  */
-import type { Model } from 'mongoose';
+import type { Collection } from 'mongoose';
 import type { RecordKind, StatsDoc, StatsScope } from './commission-stats.schema';
 import { STALE_MS, appliedSum, settleOp, type StatsTally } from './stats-tally';
 
@@ -17,12 +17,12 @@ interface Marked {
 }
 
 /** The commissions and sales collections, by the kind a reservation names. */
-export type MarkedModels = Record<RecordKind, Model<Marked>>;
+export type MarkedCollections = Record<RecordKind, Collection>;
 
 export class StatsSweep {
   constructor(
     private readonly tally: StatsTally,
-    private readonly records: MarkedModels,
+    private readonly records: MarkedCollections,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -66,9 +66,10 @@ export class StatsSweep {
       const ids = [...new Set(refs.filter(([k]) => k === kind).map(([, id]) => id))];
       if (ids.length === 0) continue;
       const docs = await this.records[kind]
-        .find({ _id: { $in: ids }, merchant_id: merchantId }, { stats_marks: 1 })
-        .lean<Marked[]>()
-        .exec();
+        .find<Marked>({ _id: { $in: ids }, merchant_id: merchantId } as never, {
+          projection: { stats_marks: 1 },
+        })
+        .toArray();
       for (const doc of docs) marks.set(`${kind}:${doc._id}`, doc.stats_marks ?? []);
     }
     return marks;
