@@ -3,6 +3,7 @@
  * per referral, written once (the first decision is the only one tracking lets through).
  */
 import { Schema, type Connection, type Model } from 'mongoose';
+import { ScopedRepository } from '@aff/mongo';
 import type { ReviewDecisions } from '../domain/ports';
 
 export interface ReviewDecisionDoc {
@@ -28,37 +29,31 @@ export function reviewDecisionModel(connection: Connection): Model<ReviewDecisio
   return connection.model<ReviewDecisionDoc>('ReviewDecision', schema, 'review_decisions');
 }
 
+/** Keyed by merchant and referral (one per referral), and scoped by merchant like any record. */
 const key = (merchantId: string, referralId: string) => `${merchantId}:${referralId}`;
 
 export class ReviewDecisionRepository implements ReviewDecisions {
-  constructor(private readonly model: Model<ReviewDecisionDoc>) {}
+  private readonly decisions: ScopedRepository<ReviewDecisionDoc>;
+
+  constructor(model: Model<ReviewDecisionDoc>) {
+    this.decisions = new ScopedRepository(model);
+  }
 
   async record(
     merchantId: string,
     referralId: string,
     decision: 'approved' | 'rejected',
   ): Promise<void> {
-    await this.model
-      .updateOne(
-        { _id: key(merchantId, referralId) },
-        {
-          $setOnInsert: {
-            merchant_id: merchantId,
-            referral_id: referralId,
-            decision,
-            recorded_at: new Date(),
-          },
-        },
-        { upsert: true },
-      )
-      .exec();
+    // Only the first decision is kept: a later one finds the record and sets nothing.
+    await this.decisions.upsert(
+      merchantId,
+      { _id: key(merchantId, referralId) },
+      { $setOnInsert: { referral_id: referralId, decision, recorded_at: new Date() } },
+    );
   }
 
   async find(merchantId: string, referralId: string): Promise<'approved' | 'rejected' | null> {
-    const doc = await this.model
-      .findById(key(merchantId, referralId))
-      .lean<ReviewDecisionDoc>()
-      .exec();
+    const doc = await this.decisions.findById(merchantId, key(merchantId, referralId));
     return doc?.decision ?? null;
   }
 }
