@@ -12,3 +12,4 @@ export * from './batched-lookup';
 export * from './bulk-failures';
 export * from './conditional-upserts';
 export * from './retention';
+export * from './driver-collection';

@@ -109,6 +109,19 @@ export class ScopedRepository<T extends ScopedRecord> {
     return { matched: result.matchedCount, modified: result.modifiedCount };
   }
 
+  /** Updates one record matching `filter` and returns it as it was `before` or is `after`. */
+  async findOneAndUpdate(
+    merchantId: string,
+    filter: FilterQuery<T>,
+    update: UpdateQuery<T>,
+    returns: 'before' | 'after',
+  ): Promise<T | null> {
+    return this.model
+      .findOneAndUpdate(scoped(merchantId, filter), update, { new: returns === 'after' })
+      .lean<T>()
+      .exec();
+  }
+
   /**
    * Updates the record matching `filter`, or inserts it (with the filter's equality fields,
    * `merchant_id` among them, so the update must not set it again). False when the insert

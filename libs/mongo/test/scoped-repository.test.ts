@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Schema, type Connection, type Model } from 'mongoose';
-import { ScopedRepository, connectMongo } from '../src';
+import { ScopedRepository, connectMongo, driverCollection } from '../src';
 
 interface Fact {
   _id: string;
@@ -63,6 +63,9 @@ it("never reads, changes or deletes another merchant's records", async () => {
     modified: 0,
   });
   expect(await repo.updateMany(stranger, { _id: mine._id }, { $set: { n: 9 } })).toBe(0);
+  expect(
+    await repo.findOneAndUpdate(stranger, { _id: mine._id }, { $set: { n: 9 } }, 'after'),
+  ).toBeNull();
   expect(await repo.deleteOne(stranger, { _id: mine._id })).toBe(0);
   expect(await repo.deleteMany(stranger, { _id: mine._id })).toBe(0);
   await repo.deleteById(stranger, mine._id);
@@ -74,6 +77,12 @@ it("never reads, changes or deletes another merchant's records", async () => {
     matched: 1,
     modified: 1,
   });
+  expect(
+    await repo.findOneAndUpdate(owner, { _id: mine._id }, { $set: { n: 3 } }, 'before'),
+  ).toMatchObject({ n: 2 });
+  expect(
+    await repo.findOneAndUpdate(owner, { _id: mine._id }, { $set: { n: 4 } }, 'after'),
+  ).toMatchObject({ n: 4 });
   expect(await repo.deleteMany(owner, { _id: mine._id })).toBe(1);
 });
 
@@ -104,4 +113,8 @@ it('upsertIfNewer keeps the newest copy', async () => {
   const older = { ...record, n: 2, updated_at: new Date('2026-11-02T00:00:00Z') };
   expect(await repo.upsertIfNewer(older)).toBe(false);
   expect((await repo.findById(owner, record._id))?.n).toBe(3);
+});
+
+it("driverCollection is the model's own collection, typed by its record", () => {
+  expect(driverCollection(model)).toBe(model.collection);
 });

@@ -3,9 +3,9 @@
  * document with its attempts embedded (`attempts`). Claims on a slot are decided in
  * domain/delivery-claims.ts.
  */
-import type { AnyBulkWriteOperation, FilterQuery, Model } from 'mongoose';
+import type { FilterQuery, Model, mongo } from 'mongoose';
 import { Batcher } from '@aff/messaging';
-import { TenantRepository, isDuplicateKeyError } from '@aff/mongo';
+import { TenantRepository, driverCollection, isDuplicateKeyError } from '@aff/mongo';
 import type { DeliveryStore, Page } from '../domain/ports';
 import {
   NO_LEASE,
@@ -101,20 +101,12 @@ export class DeliveryRepository implements DeliveryStore {
   ): Promise<DeliveryRecord | null> {
     const free: Record<string, unknown>[] = [{ lease_until: null }, { lease_until: { $lte: now } }];
     if (ownToken) free.push({ lease_token: ownToken });
-    return this.model
-      .findOneAndUpdate(
-        {
-          _id: id,
-          merchant_id: merchantId,
-          state: 'pending',
-          next_attempt_at: slot,
-          $or: free,
-        },
-        { $set: lease },
-        { new: false },
-      )
-      .lean<DeliveryDoc>()
-      .exec();
+    return this.tenant.findOneAndUpdate(
+      merchantId,
+      { _id: id, state: 'pending', next_attempt_at: slot, $or: free },
+      { $set: lease },
+      'before',
+    );
   }
 
   /**
@@ -133,12 +125,11 @@ export class DeliveryRepository implements DeliveryStore {
 
   /** Logs an attempt that decided nothing; its id (the claim's token) keeps it to one line. */
   async logAttempt(merchantId: string, id: string, attempt: LoggedAttempt): Promise<void> {
-    await this.model
-      .updateOne(
-        { _id: id, merchant_id: merchantId, 'attempts._id': { $ne: attempt._id } },
-        { $push: { attempts: attempt } },
-      )
-      .exec();
+    await this.tenant.updateOne(
+      merchantId,
+      { _id: id, 'attempts._id': { $ne: attempt._id } },
+      { $push: { attempts: attempt } },
+    );
   }
 
   /**
@@ -148,7 +139,7 @@ export class DeliveryRepository implements DeliveryStore {
   private async applyOutcomes(writes: OutcomeWrite[]): Promise<boolean[]> {
     const updatedAt = new Date();
     const ops = writes.map(
-      ({ id, slot, token, outcome, attempt }): AnyBulkWriteOperation<DeliveryDoc> => ({
+      ({ id, slot, token, outcome, attempt }): mongo.AnyBulkWriteOperation<DeliveryDoc> => ({
         updateOne: {
           // The lease token, cleared by this very update, keeps a retried write from logging twice.
           filter: { _id: id, state: 'pending', next_attempt_at: slot, lease_token: token },
@@ -159,11 +150,11 @@ export class DeliveryRepository implements DeliveryStore {
         },
       }),
     );
-    const result = await this.model.collection.bulkWrite(ops as never, { ordered: false });
+    const result = await driverCollection(this.model).bulkWrite(ops, { ordered: false });
     if (result.matchedCount === writes.length) return writes.map(() => true);
-    const written = await this.model.collection
+    const written = await driverCollection(this.model)
       .find<Pick<DeliveryDoc, '_id' | 'outcome_token'>>(
-        { _id: { $in: writes.map((w) => w.id) } } as never,
+        { _id: { $in: writes.map((w) => w.id) } },
         { projection: { outcome_token: 1 } },
       )
       .toArray();
@@ -173,25 +164,23 @@ export class DeliveryRepository implements DeliveryStore {
 
   /** Due again at once with a fresh 3-day window; an attempt in flight no longer decides. */
   async requeue(merchantId: string, id: string, now: Date): Promise<DeliveryRecord | null> {
-    return this.model
-      .findOneAndUpdate(
-        { _id: id, merchant_id: merchantId },
-        {
-          $set: {
-            state: 'pending',
-            next_attempt_at: now,
-            first_attempt_at: null,
-            ...NO_LEASE,
-            updated_at: now,
-          },
+    return this.tenant.findOneAndUpdate(
+      merchantId,
+      { _id: id },
+      {
+        $set: {
+          state: 'pending',
+          next_attempt_at: now,
+          first_attempt_at: null,
+          ...NO_LEASE,
+          updated_at: now,
         },
-        { new: true },
-      )
-      .lean<DeliveryDoc>()
-      .exec();
+      },
+      'after',
+    );
   }
 
   async deleteForEndpoint(merchantId: string, endpointId: string): Promise<void> {
-    await this.model.deleteMany({ merchant_id: merchantId, endpoint_id: endpointId }).exec();
+    await this.tenant.deleteMany(merchantId, { endpoint_id: endpointId });
   }
 }

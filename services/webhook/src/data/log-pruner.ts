@@ -15,6 +15,7 @@
  * twice is harmless.
  */
 import type { Model } from 'mongoose';
+import { ScopedRepository } from '@aff/mongo';
 import type { AttemptRecord, DeliveryRecord } from '../domain/records';
 import type { DeliveryDoc } from './delivery.schema';
 import type { EndpointDoc } from './endpoint.schema';
@@ -29,16 +30,23 @@ export interface PruneResult {
 type Candidate = Pick<DeliveryRecord, '_id' | 'state' | 'created_at' | 'updated_at'>;
 
 export class LogPruner {
+  private readonly deliveries: ScopedRepository<DeliveryDoc>;
+  private readonly attempts: ScopedRepository<AttemptRecord>;
+
   constructor(
     private readonly endpoints: Model<EndpointDoc>,
-    private readonly deliveries: Model<DeliveryDoc>,
-    private readonly attempts: Model<AttemptRecord>,
-  ) {}
+    deliveries: Model<DeliveryDoc>,
+    attempts: Model<AttemptRecord>,
+  ) {
+    this.deliveries = new ScopedRepository(deliveries);
+    this.attempts = new ScopedRepository(attempts);
+  }
 
   /** Deletes what finished before `cutoff`. */
   async prune(cutoff: Date): Promise<PruneResult> {
     const total: PruneResult = { deliveries: 0, attempts: 0 };
-    // Endpoints are few (a handful per merchant); deliveries of deleted ones went with them.
+    // Endpoints of every merchant: few (a handful per merchant); deliveries of deleted ones went
+    // with them.
     const endpoints = await this.endpoints
       .find({}, { _id: 1, merchant_id: 1 })
       .lean<Pick<EndpointDoc, '_id' | 'merchant_id'>[]>()
@@ -61,31 +69,24 @@ export class LogPruner {
     for (;;) {
       const createdAt: Record<string, Date> = { $lt: cutoff };
       if (after) createdAt.$gte = after;
-      const page = await this.deliveries
-        .find(
-          { merchant_id: merchantId, endpoint_id: endpointId, created_at: createdAt },
-          { _id: 1, state: 1, created_at: 1, updated_at: 1 },
-        )
-        .sort({ created_at: 1, _id: 1 })
-        .limit(PAGE)
-        .lean<Candidate[]>()
-        .exec();
+      const page = await this.deliveries.find<Candidate>(
+        merchantId,
+        { endpoint_id: endpointId, created_at: createdAt },
+        {
+          projection: { _id: 1, state: 1, created_at: 1, updated_at: 1 },
+          sort: { created_at: 1, _id: 1 },
+          limit: PAGE,
+        },
+      );
       const ids = page
         .filter((d) => d.state !== 'pending' && new Date(d.updated_at) < cutoff)
         .map((d) => d._id);
       if (ids.length > 0) {
-        const attempts = await this.attempts
-          .deleteMany({
-            merchant_id: merchantId,
-            delivery_id: { $in: ids },
-            started_at: { $lt: cutoff },
-          })
-          .exec();
-        const deliveries = await this.deliveries
-          .deleteMany({ _id: { $in: ids }, merchant_id: merchantId })
-          .exec();
-        total.attempts += attempts.deletedCount;
-        total.deliveries += deliveries.deletedCount;
+        total.attempts += await this.attempts.deleteMany(merchantId, {
+          delivery_id: { $in: ids },
+          started_at: { $lt: cutoff },
+        });
+        total.deliveries += await this.deliveries.deleteMany(merchantId, { _id: { $in: ids } });
       }
       if (page.length < PAGE) return total;
       const last = new Date(page.at(-1)!.created_at);
