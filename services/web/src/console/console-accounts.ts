@@ -4,6 +4,7 @@
  * value, 12 hours idle (each use pushes the expiry forward).
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { driverCollection } from '@aff/mongo';
 import type { ConsoleModels, ConsoleUserRecord } from './console.schema';
 
 export const LINK_TTL_MS = 15 * 60_000;
@@ -53,7 +54,7 @@ export class ConsoleAccounts {
       created_at: this.now(),
     };
     try {
-      await this.models.consoleUser.collection.insertOne(user as never);
+      await driverCollection(this.models.consoleUser).insertOne(user);
       return user;
     } catch (error) {
       // A concurrent invite of the same address won the unique index: use its user.
@@ -76,12 +77,12 @@ export class ConsoleAccounts {
     const token = secret();
     const now = this.now();
     await this.models.consoleLink.deleteMany({ user_id: userId }).exec();
-    await this.models.consoleLink.collection.insertOne({
+    await driverCollection(this.models.consoleLink).insertOne({
       _id: hash(token),
       user_id: userId,
       created_at: now,
       expires_at: new Date(now.getTime() + LINK_TTL_MS),
-    } as never);
+    });
     return token;
   }
 
@@ -104,7 +105,7 @@ export class ConsoleAccounts {
       created_at: now,
       expires_at: new Date(now.getTime() + SESSION_IDLE_MS),
     };
-    await this.models.consoleSession.collection.insertOne(record as never);
+    await driverCollection(this.models.consoleSession).insertOne(record);
     return toSession(sessionToken, user, record);
   }
 

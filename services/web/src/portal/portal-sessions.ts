@@ -1,6 +1,7 @@
 /** Portal sessions: opened by a redeemed magic link, ended by sign-out or expiry. */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Model } from 'mongoose';
+import { driverCollection } from '@aff/mongo';
 import type { PortalSessionRecord } from './portal-session.schema';
 
 export interface PortalSession {
@@ -39,7 +40,7 @@ export class PortalSessions {
       expires_at: new Date(now.getTime() + this.ttlMs),
     };
     // Expired sessions are deleted by the web service's retention job (../service.ts).
-    await this.model.collection.insertOne(record as never);
+    await driverCollection(this.model).insertOne(record);
     return { token, session: toSession(record) };
   }
 
