@@ -2,7 +2,8 @@
  * The console's overview through the real gateway, after real traffic (visits, customers,
  * charges, a held referral): its figures equal the affiliates' stored counters and
  * commission_stats added up (as the REST API shows them), and are read from the owners' kept
- * counts (tracking's merchant document, the affiliate service's count by state); the open
+ * counts (tracking's merchant document, the commission service's merchant commission_stats,
+ * the affiliate service's count by state); the open
  * reviews count, the top affiliates; the last 30 days come from web's daily readings; nothing of
  * another tenant shows.
  */
@@ -211,6 +212,13 @@ it('reads the kept counts, not the records: the figures are the count documents'
   await db('affiliate')
     .collection('affiliate_state_counts')
     .insertOne({ _id: id, active: 4, disabled: 1, suspicious: 0 });
+  await db('commission')
+    .collection('merchant_commission_stats')
+    .insertOne({
+      _id: id,
+      merchant_id: other.merchant_id,
+      currencies: { USD: { paid: 1_234, total: 1_234, gross_revenue: 9_000, net_revenue: 8_000 } },
+    });
   const page = await consoleRequest('/console', { cookie: await signedIn(other) });
   expect([
     stat(page.text, 'visitors'),
@@ -218,6 +226,14 @@ it('reads the kept counts, not the records: the figures are the count documents'
     stat(page.text, 'conversions'),
   ]).toEqual(['7', '5', '2']);
   expect(stat(page.text, 'affiliates')).toBe('4');
+  expect(moneyRow(page.text, 'Commissions by state per currency', 'USD')).toEqual([
+    '$0.00',
+    '$0.00',
+    '$12.34',
+    '$12.34',
+    '$90.00',
+    '$80.00',
+  ]);
   // A merchant without a state count yet (affiliates from before it was kept): counted once.
   const third = await createMerchant({ rateLimit: 100_000 });
   await createAffiliate(third, { first_name: 'Counted' });

@@ -1,13 +1,7 @@
 /** Affiliates and their magic sign-in links. */
 import { z } from 'zod';
 import { createAffiliateBodySchema, updateAffiliateBodySchema } from '../schemas/affiliate';
-import {
-  AFFILIATE_STATES,
-  affiliateViewSchema,
-  commissionStatsSchema,
-  linkViewSchema,
-  paginatedSchema,
-} from '../views';
+import { AFFILIATE_STATES, affiliateViewSchema, linkViewSchema, paginatedSchema } from '../views';
 import { expandQuery, filter, idParams, pageQuery } from './common';
 import { defineOperation } from './operation';
 
@@ -203,8 +197,6 @@ export const findAffiliates = defineOperation({
 export const programStatsSchema = z.object({
   /** How many affiliates the program has, by state (the service's kept count per merchant). */
   affiliates: z.record(z.enum(AFFILIATE_STATES), z.number().int()),
-  /** The affiliates' stored `commission_stats`, added up per currency. */
-  commission_stats: commissionStatsSchema,
   /** The affiliates with the most conversions (then the newest), with `commission_stats`. */
   top_affiliates: z.array(affiliateViewSchema),
 });
@@ -212,9 +204,9 @@ export type ProgramStats = z.infer<typeof programStatsSchema>;
 
 /**
  * Internal: the merchant console's overview. The affiliates by state (a count kept per
- * merchant), the top affiliates by their stored `conversions` (a sorted read of `top`), and the
- * affiliates' `commission_stats` added up per currency. Visitors, leads and conversions are
- * tracking's (`getReferralTotals`).
+ * merchant) and the top affiliates by their stored `conversions` (a sorted read of `top`).
+ * Visitors, leads and conversions are tracking's (`getReferralTotals`), the commission totals
+ * the commission service's (`getCommissionTotals`).
  */
 export const getProgramStats = defineOperation({
   name: 'getProgramStats',

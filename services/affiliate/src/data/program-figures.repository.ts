@@ -1,6 +1,6 @@
 /** The overview's figures over MongoDB (program-stats.ts). */
 import type { Model } from 'mongoose';
-import type { AffiliateState, CommissionStats } from '@aff/contracts';
+import type { AffiliateState } from '@aff/contracts';
 import type { ProgramFiguresSource } from '../domain/program-stats';
 import type { AffiliateDocument } from './affiliate.schema';
 import type { AffiliateStateCounts } from './affiliate-state-counts';
@@ -25,15 +25,5 @@ export class ProgramFiguresRepository implements ProgramFiguresSource {
       .lean<{ _id: string }[]>()
       .exec();
     return docs.map((d) => d._id);
-  }
-
-  async *commissionStats(merchantId: string): AsyncIterable<CommissionStats | undefined> {
-    // A cursor with a projection: the stats only, streamed (no page of 10,000 documents).
-    const cursor = this.affiliates
-      .find({ merchant_id: merchantId }, { _id: 0, commission_stats: 1 })
-      .lean<{ commission_stats?: CommissionStats }[]>()
-      .cursor({ batchSize: 1000 });
-    for await (const doc of cursor)
-      yield (doc as { commission_stats?: CommissionStats }).commission_stats;
   }
 }

@@ -2,19 +2,15 @@
  * The overview (`/console`): the program to date, the last 30 days with a chart, commissions by
  * state per currency, open reviews and the top affiliates. Every figure is read from what its
  * owner keeps, none counted per view: tracking's visitors, leads and conversions of the merchant
- * (getReferralTotals, one document), the affiliate service's getProgramStats (its count by
- * state, the top affiliates by stored conversions, and the commission totals), web's daily
- * readings of those totals (./program-history.ts) for the window, and the review queue's count
- * from the referrals list (`total_count` of `review_state=open`).
+ * (getReferralTotals, one document), the commission service's commission_stats of the merchant
+ * (getCommissionTotals, one document), the affiliate service's getProgramStats (its count by
+ * state and the top affiliates by stored conversions), web's daily readings of those totals
+ * (./program-history.ts) for the window, and the review queue's count from the referrals list
+ * (`total_count` of `review_state=open`).
  */
 import express, { type Router } from 'express';
 import { formatMoney } from '@aff/api';
-import {
-  OPERATIONS,
-  type AffiliateView,
-  type ProgramStats,
-  type ReferralTotals,
-} from '@aff/contracts';
+import { OPERATIONS, type AffiliateView, type ProgramStats } from '@aff/contracts';
 import { html, type SafeHtml } from '../portal/html';
 import { chart } from './components/chart';
 import { dataTable, readListQuery, type Column } from './components/data-table';
@@ -22,7 +18,7 @@ import { consoleCalls } from './console-data';
 import { consolePage } from './console-http';
 import type { PageDeps } from './console-pages';
 import { windowFigures, type WindowFigures } from './overview-figures';
-import { dayOf, totalsOf } from './program-history';
+import { dayOf, totalsOf, type Totals } from './program-history';
 
 const TOP = 5;
 const SERIES = [
@@ -35,15 +31,16 @@ export function overviewRoutes({ rpc, history }: PageDeps): Router {
   const router = express.Router();
   router.get('/console', async (_req, res) => {
     const calls = consoleCalls(rpc, res);
-    const [referrals, stats, reviews] = await Promise.all([
+    const [referrals, commissions, stats, reviews] = await Promise.all([
       calls.internal(OPERATIONS.getReferralTotals, {}),
+      calls.internal(OPERATIONS.getCommissionTotals, {}),
       calls.internal(OPERATIONS.getProgramStats, { top: TOP }),
       calls.call('listReferrals', { query: { review_state: 'open', limit: '1' } }),
     ]);
-    const now = totalsOf(referrals, stats);
+    const now = totalsOf(referrals, commissions);
     await history.record(calls.merchantId, now);
     const window = windowFigures(await history.window(calls.merchantId), now, dayOf(new Date()));
-    const body = overviewBody(referrals, stats, window, reviews.pagination.total_count);
+    const body = overviewBody(now, stats, window, reviews.pagination.total_count);
     consolePage(res, 200, 'Overview', body);
   });
   return router;
@@ -56,19 +53,18 @@ const stat = (label: string | SafeHtml, value: number | string, key: string) =>
   </div>`;
 
 function overviewBody(
-  referrals: ReferralTotals,
+  totals: Totals,
   stats: ProgramStats,
   window: WindowFigures,
   openReviews: number,
 ): SafeHtml {
-  const currencies = Object.entries(stats.commission_stats.currencies);
+  const currencies = Object.entries(totals.commission_stats.currencies);
   return html`<section aria-labelledby="total-h">
       <h2 id="total-h">Program to date</h2>
       <dl class="stats">
         ${stat('Active affiliates', stats.affiliates.active, 'affiliates')}
-        ${stat('Visitors', referrals.visitors, 'visitors')}
-        ${stat('Leads', referrals.leads, 'leads')}
-        ${stat('Conversions', referrals.conversions, 'conversions')}
+        ${stat('Visitors', totals.visitors, 'visitors')} ${stat('Leads', totals.leads, 'leads')}
+        ${stat('Conversions', totals.conversions, 'conversions')}
         ${stat(html`<a href="/console/reviews">Open reviews</a>`, openReviews, 'open-reviews')}
       </dl>
     </section>

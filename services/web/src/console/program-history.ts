@@ -1,6 +1,6 @@
 /**
  * The overview's history: once a day per merchant, the program's totals (tracking's
- * getReferralTotals and the commission totals of getProgramStats) as they were at the first reading of that
+ * getReferralTotals and commission's getCommissionTotals) as they were at the first reading of that
  * UTC day, kept 40 days in web's database (`console_stat_days`). "The last 30 days" is what the
  * totals grew by since the oldest reading of the window; a day's bar is what they grew by until
  * the next reading. Readings are taken when the overview is shown and by web's hourly job for
@@ -8,9 +8,9 @@
  * Nothing here counts records: it subtracts counters.
  */
 import { Schema, type Connection, type Model } from 'mongoose';
-import type { ProgramStats, ReferralTotals } from '@aff/contracts';
+import type { CommissionStats, ReferralTotals } from '@aff/contracts';
 
-export type Totals = ReferralTotals & Pick<ProgramStats, 'commission_stats'>;
+export type Totals = ReferralTotals & { commission_stats: CommissionStats };
 
 export interface StatDayRecord {
   /** `<merchant_id>:<YYYY-MM-DD>`: one reading per merchant and day, whoever writes first. */
@@ -47,13 +47,13 @@ const DAY_MS = 86_400_000;
 
 export const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 
-/** The totals a reading keeps: tracking's referral totals and the commission totals. */
+/** The totals a reading keeps: tracking's referral totals and commission's totals. */
 export function totalsOf(
   referrals: ReferralTotals,
-  stats: Pick<ProgramStats, 'commission_stats'>,
+  commissions: { commission_stats: CommissionStats },
 ): Totals {
   const { visitors, leads, conversions } = referrals;
-  return { visitors, leads, conversions, commission_stats: stats.commission_stats };
+  return { visitors, leads, conversions, commission_stats: commissions.commission_stats };
 }
 
 export class ProgramHistory {

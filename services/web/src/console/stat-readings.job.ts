@@ -23,16 +23,12 @@ export function statReadingsJob(
       const merchants = (await users.distinct('merchant_id')) as string[];
       for (const merchantId of merchants) {
         const requestId = `stat-reading-${merchantId}`;
-        const [referrals, stats] = await Promise.all([
-          callInternal(rpc, OPERATIONS.getReferralTotals, { merchant_id: merchantId }, requestId),
-          callInternal(
-            rpc,
-            OPERATIONS.getProgramStats,
-            { merchant_id: merchantId, top: 1 },
-            requestId,
-          ),
+        const input = { merchant_id: merchantId };
+        const [referrals, commissions] = await Promise.all([
+          callInternal(rpc, OPERATIONS.getReferralTotals, input, requestId),
+          callInternal(rpc, OPERATIONS.getCommissionTotals, input, requestId),
         ]);
-        await history.record(merchantId, totalsOf(referrals, stats));
+        await history.record(merchantId, totalsOf(referrals, commissions));
       }
     },
   };
