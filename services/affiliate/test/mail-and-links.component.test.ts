@@ -254,6 +254,33 @@ describe('link expiry', () => {
     expect(view).toMatchObject({ email: affiliate.unconfirmed_email, unconfirmed_email: null });
     expect(await confirmations.issue('m1', affiliate._id, affiliate.unconfirmed_email!)).toBeNull();
   });
+
+  it('refuses to confirm an address another affiliate of the merchant took meanwhile (422), changing nothing', async () => {
+    const tokens = emailConfirmationModel(mongo);
+    const presenter = new AffiliatePresenter(
+      new CampaignRepository(new TenantRepository(campaignModel(mongo), { relay })),
+      new LinkRepository(new TenantRepository(linkModel(mongo), { relay })),
+    );
+    const confirmations = new EmailConfirmations(
+      new OneTimeTokenRepository(tokens),
+      affiliates,
+      presenter,
+      3_600_000,
+      now,
+    );
+    const wanted = `wanted-${randomUUID()}@example.com`;
+    const affiliate = await anAffiliate({ unconfirmed_email: wanted });
+    const issued = await confirmations.issue('m1', affiliate._id, wanted);
+    await anAffiliate({ email: wanted });
+    await expect(confirmations.confirm(issued!.token, { events: {} })).rejects.toMatchObject({
+      status: 422,
+      details: ['Email has already been taken'],
+    });
+    expect(await affiliates.findById('m1', affiliate._id)).toMatchObject({
+      email: affiliate.email,
+      unconfirmed_email: wanted,
+    });
+  });
 });
 
 it('writes mails to the outbox directory when no SMTP server is configured', async () => {

@@ -1,94 +1,75 @@
 /**
- * Confirming a changed affiliate e-mail: a single-use link per pending address (the newest
- * request wins, only a hash is stored), and the confirmation that makes the address current.
+ * Confirming a changed affiliate e-mail (the flow: confirmation-flow.ts): the pending address
+ * is `unconfirmed_email`; confirming checks that no other affiliate of the merchant has the
+ * address, makes it the e-mail, and publishes `affiliate.updated` and `affiliate.confirmed`.
  */
-import { AppError, errors } from '@aff/api';
+import { errors } from '@aff/api';
 import { buildEvent, type AffiliateView } from '@aff/contracts';
 import type { AffiliatePresenter } from './affiliate-presenter';
 import {
-  DuplicateError,
-  type AffiliateStore,
-  type CallContext,
-  type EmailConfirmationStore,
-} from './ports';
-import type { AffiliateRecord } from './records';
-import { hashLinkToken, newLinkToken } from './link-tokens';
+  ConfirmationFlow,
+  type ConfirmationKind,
+  type IssuedConfirmation,
+} from './confirmation-flow';
+import { DuplicateError, type AffiliateStore, type EmailConfirmationStore } from './ports';
+import type { EmailConfirmationRecord } from './records';
 
-const INVALID = 'This confirmation link is invalid, used, expired or replaced by a newer one.';
+const TAKEN = () => errors.invalid('Could not confirm e-mail.', ['Email has already been taken']);
 
-export interface IssuedConfirmation {
-  affiliate: AffiliateRecord;
-  token: string;
-  expires_at: Date;
-}
+const emailKind = (
+  affiliates: AffiliateStore,
+): ConfirmationKind<EmailConfirmationRecord, null, AffiliateView> => ({
+  pendingField: () => 'unconfirmed_email',
+  record: ({ merchantId, affiliateId, email }, token) => ({
+    _id: affiliateId,
+    merchant_id: merchantId,
+    email,
+    ...token,
+    used_at: null,
+  }),
+  pendingOf: (claimed) => ({
+    merchantId: claimed.merchant_id,
+    affiliateId: claimed._id,
+    target: null,
+    email: claimed.email,
+  }),
+  async confirm({ pending, current, now, apply }) {
+    const { merchantId, email } = pending;
+    if (await affiliates.findByEmail(merchantId, email, current._id)) throw TAKEN();
+    const set = { email, confirmed_at: now, unconfirmed_email: null, updated_at: now };
+    try {
+      return await apply(set, (view) => [
+        buildEvent('affiliate.updated', merchantId, view),
+        buildEvent('affiliate.confirmed', merchantId, view),
+      ]);
+    } catch (error) {
+      if (error instanceof DuplicateError) throw TAKEN();
+      throw error;
+    }
+  },
+});
 
-export class EmailConfirmations {
+export class EmailConfirmations extends ConfirmationFlow<
+  EmailConfirmationRecord,
+  null,
+  AffiliateView
+> {
   constructor(
-    private readonly tokens: EmailConfirmationStore,
-    private readonly affiliates: AffiliateStore,
-    private readonly presenter: AffiliatePresenter,
-    private readonly ttlMs: number,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+    tokens: EmailConfirmationStore,
+    affiliates: AffiliateStore,
+    presenter: AffiliatePresenter,
+    ttlMs: number,
+    now?: () => Date,
+  ) {
+    super(emailKind(affiliates), tokens, affiliates, presenter, ttlMs, now);
+  }
 
   /** A fresh link for `email`, or null when that address is no longer the one awaiting confirmation. */
-  async issue(
+  issue(
     merchantId: string,
     affiliateId: string,
     email: string,
   ): Promise<IssuedConfirmation | null> {
-    const affiliate = await this.affiliates.findById(merchantId, affiliateId);
-    if (!affiliate || affiliate.unconfirmed_email !== email) return null;
-    const token = newLinkToken();
-    const expires = new Date(this.now().getTime() + this.ttlMs);
-    await this.tokens.replace({
-      _id: affiliateId,
-      merchant_id: merchantId,
-      email,
-      token_hash: hashLinkToken(token),
-      expires_at: expires,
-      used_at: null,
-    });
-    return { affiliate, token, expires_at: expires };
-  }
-
-  /** Uses the link once: the pending address becomes `email`, and `affiliate.confirmed` follows. */
-  async confirm(token: string, ctx: Pick<CallContext, 'events'>): Promise<AffiliateView> {
-    const now = this.now();
-    const claimed = token ? await this.tokens.claim(hashLinkToken(token), now) : null;
-    if (!claimed) throw new AppError('not_found', INVALID);
-    const merchantId = claimed.merchant_id;
-    const current = await this.affiliates.findById(merchantId, claimed._id);
-    if (!current || current.unconfirmed_email !== claimed.email)
-      throw new AppError('not_found', INVALID);
-    const taken = await this.affiliates.findByEmail(merchantId, claimed.email, current._id);
-    if (taken) throw errors.invalid('Could not confirm e-mail.', ['Email has already been taken']);
-
-    const set: Partial<AffiliateRecord> = {
-      email: claimed.email,
-      confirmed_at: now,
-      unconfirmed_email: null,
-      updated_at: now,
-    };
-    const view = await this.presenter.presentOne(merchantId, { ...current, ...set });
-    try {
-      const updated = await this.affiliates.updateWithEvents(
-        merchantId,
-        current._id,
-        set,
-        [
-          buildEvent('affiliate.updated', merchantId, view),
-          buildEvent('affiliate.confirmed', merchantId, view),
-        ],
-        ctx.events,
-        { unconfirmed_email: claimed.email },
-      );
-      if (!updated) throw new AppError('not_found', INVALID);
-      return view;
-    } catch (error) {
-      if (error instanceof DuplicateError)
-        throw errors.invalid('Could not confirm e-mail.', ['Email has already been taken']);
-      throw error;
-    }
+    return this.issueFor({ merchantId, affiliateId, target: null, email });
   }
 }
