@@ -4,7 +4,7 @@
  * value, 12 hours idle (each use pushes the expiry forward).
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { driverCollection } from '@aff/mongo';
+import { ScopedRepository, driverCollection } from '@aff/mongo';
 import type { ConsoleModels, ConsoleUserRecord } from './console.schema';
 
 export const LINK_TTL_MS = 15 * 60_000;
@@ -26,10 +26,15 @@ const hash = (value: string) => createHash('sha256').update(value).digest('hex')
 const secret = () => randomBytes(32).toString('base64url');
 
 export class ConsoleAccounts {
+  /** Users are per merchant; sessions and links are keyed by token hash and read across. */
+  private readonly users: ScopedRepository<ConsoleUserRecord>;
+
   constructor(
     private readonly models: ConsoleModels,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.users = new ScopedRepository(models.consoleUser);
+  }
 
   /** Creates the user, or changes the role of the existing one for this merchant and address. */
   async invite(
@@ -38,12 +43,9 @@ export class ConsoleAccounts {
     role: 'owner' | 'viewer',
   ): Promise<ConsoleUserRecord> {
     const address = email.trim().toLowerCase();
-    const existing = await this.models.consoleUser
-      .findOne({ merchant_id: merchantId, email: address })
-      .lean<ConsoleUserRecord>()
-      .exec();
+    const existing = await this.users.findOne(merchantId, { email: address });
     if (existing) {
-      await this.models.consoleUser.updateOne({ _id: existing._id }, { $set: { role } }).exec();
+      await this.users.updateOne(merchantId, { _id: existing._id }, { $set: { role } });
       return { ...existing, role };
     }
     const user: ConsoleUserRecord = {
