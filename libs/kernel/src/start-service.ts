@@ -101,7 +101,7 @@ export async function startWiring<
 ): Promise<RunningService<W>> {
   const { name } = definition;
   const { config, log, nc } = deps;
-  relay.start(config.OUTBOX_SWEEP_MS);
+  relay.start({ intervalMs: config.OUTBOX_SWEEP_MS });
   // Subscribe before loading: an event published while the snapshot is read would otherwise be
   // in neither (the read models apply what arrives meanwhile again on top of their snapshot).
   const followers = wiring.follow?.() ?? [];

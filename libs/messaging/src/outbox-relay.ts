@@ -2,11 +2,15 @@
  * Relays events that were stored inside a document write (the outbox) to JetStream, then
  * clears them. Relaying does not hold up the write that stored the events: publishes run in
  * the background, concurrently across documents and in order within one document, and the
- * clearing writes are batched by the store. A sweep picks up whatever a crashed process left
- * behind; the stream's de-duplication and idempotent consumers absorb a second publish. A sweep
- * reads every document with pending events (on mongo-java-server, a scan of the collection), so
- * it runs every `intervalMs` only while there is reason to (the first moments after a start,
- * after a failed publish, while sweeps find something) and ten times less often otherwise.
+ * clearing writes are batched by the store. The stream's de-duplication and idempotent
+ * consumers absorb a second publish.
+ *
+ * What a live process fails to relay it knows of (a failed publish or clear): those documents
+ * are retried by `_id` every `intervalMs`, a look-up on both servers. Only the leftovers of a
+ * process that died need a full sweep, which reads every document with pending events (on the
+ * local server, a scan of every outbox collection, whose cost grows with history): it runs at
+ * start, once more when the start's grace has passed, then rarely, backing off while it finds
+ * nothing (docs/decisions.md, "Outbox sweeps that do not grow with history").
  */
 import type { EventEnvelope } from '@aff/contracts';
 import type { Logger } from '@aff/logging';
@@ -29,22 +33,53 @@ export interface EventRelay {
   relay(pending: PendingEvent[]): void;
 }
 
-/** Where pending events live; implemented over mongoose models in @aff/mongo. */
-export interface PendingEventStore {
-  /** Pending events queued before `olderThan`. */
-  findPending(olderThan: Date, limit: number): Promise<PendingEvent[]>;
+/** What a look-up of some documents found. */
+export interface PendingLookup {
+  /** Their events queued before the cutoff, in each document's order. */
+  items: PendingEvent[];
+  /** Documents that still hold events queued after the cutoff (to look at again later). */
+  younger: string[];
 }
 
+/** Where pending events live; implemented over mongoose models in @aff/mongo. */
+export interface PendingEventStore {
+  /** Pending events queued before `olderThan`, in any document (a full sweep). */
+  findPending(olderThan: Date, limit: number): Promise<PendingEvent[]>;
+  /** Pending events queued before `olderThan` in the given documents only (by `_id`). */
+  findPendingIn(documentKeys: string[], olderThan: Date): Promise<PendingLookup>;
+}
+
+export interface SweepSchedule {
+  /** Retries of documents this process failed to relay, and sweeps while they find something. */
+  intervalMs: number;
+  /**
+   * The second sweep after start: by then every event a dead predecessor queued is older than
+   * any grace the store applies (REPAIR_GRACE_MS, 10 s, in @aff/mongo).
+   */
+  startWindowMs: number;
+  /** The gap after a sweep that found nothing; doubled after each further empty sweep… */
+  leftoverMs: number;
+  /** …up to this. */
+  leftoverMaxMs: number;
+}
+
+export const DEFAULT_SWEEPS: SweepSchedule = {
+  intervalMs: 1_000,
+  startWindowMs: 12_000,
+  leftoverMs: 60_000,
+  leftoverMaxMs: 15 * 60_000,
+};
+
 const SWEEP_BATCH = 500;
-/** Quiet sweeps come this many times less often than the busy ones. */
-const IDLE_FACTOR = 10;
+/** Events younger than this are left to the relay that handed them over. */
+const GRACE_MS = 2_000;
 
 export class OutboxRelay {
   private timer: NodeJS.Timeout | undefined;
-  private sweeping: Promise<void> | undefined;
+  private ticking: Promise<void> | undefined;
   private stopped = false;
-  /** Publishes that failed since the last sweep: the next one comes soon. */
-  private failures = 0;
+  /** Documents whose events this process failed to publish or clear: retried by `_id`. */
+  private readonly retries = new Set<string>();
   /** The last publish chain of each document with events in flight. */
   private readonly chains = new Map<string, Promise<void>>();
 
@@ -56,10 +91,13 @@ export class OutboxRelay {
 
   /**
    * Publishes right after the write that stored them, without making the writer wait; failures
-   * are left for the sweep. `flush()` waits for everything handed over so far.
+   * are retried by document. `flush()` waits for everything handed over so far.
    */
   relay(pending: PendingEvent[]): void {
     for (const [documentKey, items] of byDocument(pending)) {
+      // An earlier event of this document failed and waits for its retry: a later one must
+      // not overtake it. The retry reads the document, this event included.
+      if (this.retries.has(documentKey)) continue;
       const previous = this.chains.get(documentKey) ?? Promise.resolve();
       const next = previous.then(() => this.publishInOrder(items));
       this.chains.set(documentKey, next);
@@ -74,8 +112,13 @@ export class OutboxRelay {
     while (this.chains.size > 0) await Promise.all([...this.chains.values()]);
   }
 
+  /** Documents waiting for a retry of events this process failed to relay. */
+  get retrying(): number {
+    return this.retries.size;
+  }
+
   /**
-   * One document's events, in order; an event after a failed one waits for the sweep, so the
+   * One document's events, in order; an event after a failed one waits for the retry, so the
    * order holds. The published ones are cleared together, which the store does in one write.
    */
   private async publishInOrder(items: PendingEvent[]): Promise<void> {
@@ -95,40 +138,74 @@ export class OutboxRelay {
   }
 
   private deferred(error: unknown, item: PendingEvent): void {
-    this.failures += 1;
-    this.log.warn({ err: error, eventId: item.event.id }, 'event publish deferred to sweep');
+    this.retries.add(item.documentKey);
+    this.log.warn({ err: error, eventId: item.event.id }, 'event publish deferred to a retry');
   }
 
   /** Sweep events that have waited longer than `graceMs` (so in-flight relays are not raced). */
-  async sweep(graceMs = 2000): Promise<number> {
+  async sweep(graceMs = GRACE_MS): Promise<number> {
     const pending = await this.store.findPending(new Date(Date.now() - graceMs), SWEEP_BATCH);
     this.relay(pending);
     await this.flush();
     return pending.length;
   }
 
-  /** Sweeps at once (what a crashed predecessor left), then as often as there is reason to. */
-  start(intervalMs = 1000): void {
+  /**
+   * Looks up the documents this process failed to relay (by `_id`) and publishes what they
+   * still hold; a document whose events are too young to take yet stays on the list.
+   */
+  async retry(graceMs = GRACE_MS): Promise<number> {
+    const keys = [...this.retries].slice(0, SWEEP_BATCH);
+    if (keys.length === 0) return 0;
+    const found = await this.store.findPendingIn(keys, new Date(Date.now() - graceMs));
+    for (const key of keys) this.retries.delete(key);
+    this.relay(found.items);
+    for (const key of found.younger) this.retries.add(key);
+    await this.flush();
+    return found.items.length;
+  }
+
+  /**
+   * Sweeps at once (what a crashed predecessor left) and once the start's grace has passed,
+   * then rarely; retries this process's own failures every `intervalMs`.
+   */
+  start(schedule: Partial<SweepSchedule> = {}): void {
+    const { intervalMs, startWindowMs, leftoverMs, leftoverMaxMs } = {
+      ...DEFAULT_SWEEPS,
+      ...schedule,
+    };
     const startedAt = Date.now();
-    const idleMs = intervalMs * IDLE_FACTOR;
+    let nextSweepAt = startedAt;
+    let quietGap = leftoverMs;
     const tick = async () => {
-      const failuresBefore = this.failures;
-      let found = 0;
+      try {
+        await this.retry();
+      } catch (error) {
+        this.log.warn({ err: error }, 'outbox retry failed');
+      }
+      if (Date.now() < nextSweepAt) return;
+      let found: number;
       try {
         found = await this.sweep();
       } catch (error) {
         this.log.warn({ err: error }, 'outbox sweep failed');
         found = 1;
       }
-      const busy = found > 0 || this.failures > 0 || Date.now() - startedAt < idleMs;
-      this.failures -= failuresBefore;
-      return busy ? intervalMs : idleMs;
+      if (found > 0) {
+        quietGap = leftoverMs;
+        nextSweepAt = Date.now() + intervalMs;
+      } else if (Date.now() < startedAt + startWindowMs) {
+        nextSweepAt = startedAt + startWindowMs;
+      } else {
+        nextSweepAt = Date.now() + quietGap;
+        quietGap = Math.min(quietGap * 2, leftoverMaxMs);
+      }
     };
     const run = () => {
-      this.sweeping = tick().then((nextMs) => {
-        this.sweeping = undefined;
+      this.ticking = tick().then(() => {
+        this.ticking = undefined;
         if (this.stopped) return;
-        this.timer = setTimeout(run, nextMs);
+        this.timer = setTimeout(run, intervalMs);
         this.timer.unref();
       });
     };
@@ -139,7 +216,7 @@ export class OutboxRelay {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    await this.sweeping;
+    await this.ticking;
     await this.flush();
   }
 }

@@ -206,3 +206,39 @@ it("relayAfter: relays the held writes' events only after the step, in write ord
   await own.update(merchantId, id, { $set: { name: 'd' } }, [fourth]);
   expect(relayedIds).toEqual([first.id, second.id, fourth.id]);
 });
+
+it('retries a failed publish by looking its document up (no sweep), keeping its events in order', async () => {
+  const merchantId = randomUUID();
+  const id = randomUUID();
+  const publisher = new EventPublisher(nc);
+  let brokerUp = false;
+  const flaky = {
+    publish: (...args: Parameters<EventPublisher['publish']>) => {
+      if (!brokerUp) return Promise.reject(new Error('broker away'));
+      return publisher.publish(...args);
+    },
+  } as EventPublisher;
+  const store = new MongoPendingEventStore([repo.model]);
+  const findPending = jest.spyOn(store, 'findPending');
+  const own = new OutboxRelay(flaky, store, log);
+  const first = buildEvent('affiliate.updated', merchantId, { id, n: 1 } as never);
+  const created = await repo.insert(
+    { _id: id, merchant_id: merchantId, name: 'a', created_at: new Date() },
+    [first],
+  );
+  own.relay(created.pending);
+  await own.flush();
+  expect(own.retrying).toBe(1);
+  // A later write's event waits for the retry rather than overtake the failed one.
+  const second = buildEvent('affiliate.updated', merchantId, { id, n: 2 } as never);
+  own.relay((await repo.update(merchantId, id, { $set: { name: 'b' } }, [second]))!.pending);
+  await own.flush();
+  expect(await eventsInStream(merchantId)).toEqual([]);
+
+  brokerUp = true;
+  expect(await own.retry(0)).toBe(2);
+  expect(own.retrying).toBe(0);
+  expect((await repo.findById(merchantId, id))?.pending_events).toEqual([]);
+  expect((await eventsInStream(merchantId)).map((e) => e.id)).toEqual([first.id, second.id]);
+  expect(findPending).not.toHaveBeenCalled();
+});

@@ -20,7 +20,8 @@ import { HeldCommissions } from './domain/held-commissions';
 import { ChargeUseCases } from './domain/charges';
 import { CommissionChanges } from './domain/commission-changes';
 import { CommissionQueries } from './domain/queries';
-import { SettlementUseCases } from './domain/settlement';
+import { DUE_BATCH, SettlementUseCases } from './domain/settlement';
+import { DueSchedule } from './domain/due-schedule';
 import { commissionRpcTable } from './rpc/rpc-table';
 
 export const commissionModels = (mongo: Connection) => ({
@@ -43,12 +44,14 @@ export function buildCommission(deps: ServiceDeps<CommissionConfig, CommissionMo
   };
   const sales = new SaleRepository(models.sale, relay, counted);
   const counts = new MerchantCounts(models.counts, NEWEST_KEPT);
+  const due = new DueSchedule(config.COMMISSION_DUE_RECHECK_MS);
   const commissions = new CommissionRepository(
     models.commission,
     relay,
     {
       counts,
       onCountFailed: (err) => log.warn({ err }, 'commissions written but not counted'),
+      onPending: (dueAt) => due.noteDue(dueAt),
     },
     counted,
   );
@@ -90,7 +93,7 @@ export function buildCommission(deps: ServiceDeps<CommissionConfig, CommissionMo
     intervals: [
       {
         everyMs: config.COMMISSION_DUE_SWEEP_MS,
-        run: () => settlement.moveDue(),
+        run: () => due.tick(() => settlement.moveDue(DUE_BATCH), DUE_BATCH),
         failure: 'due sweep failed',
       },
       {

@@ -31,17 +31,26 @@ export class CommissionRepository implements CommissionStore {
   constructor(
     private readonly model: Model<CommissionDoc>,
     relay: EventRelay,
-    opts: TenantRepositoryOptions<CommissionDoc> = {},
+    opts: TenantRepositoryOptions<CommissionDoc> & {
+      /** Told the due time of each pending (not held) commission written (the due sweep's schedule). */
+      onPending?: (dueAt: Date) => void;
+    } = {},
     private readonly counted?: CountedStats,
   ) {
+    const { onPending = () => undefined, ...tenantOpts } = opts;
     this.tenant = new TenantRepository(model, {
-      ...opts,
+      ...tenantOpts,
       relay,
       ...(counted
         ? { countBatch: countInserts<CommissionDoc>(counted.stats, 'c', commissionFigures) }
         : {}),
     });
+    this.onPending = (record) => {
+      if (record.state === 'pending' && !record.held) onPending(record.due_at);
+    };
   }
+
+  private readonly onPending: (record: CommissionRecord) => void;
 
   findById(merchantId: string, id: string): Promise<CommissionRecord | null> {
     return this.tenant.findById(merchantId, id);
@@ -90,6 +99,7 @@ export class CommissionRepository implements CommissionStore {
     context: EventContext,
   ): Promise<void> {
     await mapDuplicate(this.tenant.insert(record, events, context), 'Commission');
+    this.onPending(record);
   }
 
   async change(
@@ -101,7 +111,7 @@ export class CommissionRepository implements CommissionStore {
     context: EventContext,
   ): Promise<CommissionRecord | null> {
     if (this.counted) {
-      return changeCounted<CommissionDoc>({
+      const changed = await changeCounted<CommissionDoc>({
         ...this.counted,
         kind: 'c',
         tenant: this.tenant,
@@ -113,6 +123,8 @@ export class CommissionRepository implements CommissionStore {
         events,
         context,
       });
+      if (changed) this.onPending(changed);
+      return changed;
     }
     const filter: FilterQuery<CommissionDoc> = {};
     if (condition.version) filter.updated_at = condition.version;
@@ -128,6 +140,7 @@ export class CommissionRepository implements CommissionStore {
       context,
     );
     if (!result) return null;
+    this.onPending(result.record);
     return result.record;
   }
 

@@ -8,6 +8,8 @@ import type { CallContext, CommissionStore, SaleStore } from './ports';
 import type { CommissionRecord } from './records';
 
 const UNPAID: CommissionState[] = ['pending', 'due'];
+/** Commissions one due sweep moves at most. */
+export const DUE_BATCH = 200;
 
 export class SettlementUseCases {
   constructor(
@@ -18,7 +20,7 @@ export class SettlementUseCases {
   ) {}
 
   /** Pending commissions whose `due_at` has passed become due (all merchants; a scheduler tick). */
-  async moveDue(limit = 200): Promise<number> {
+  async moveDue(limit = DUE_BATCH): Promise<number> {
     const now = this.now();
     const ready = await this.commissions.pendingDueBy(now, limit);
     for (const commission of ready) {
