@@ -25,6 +25,8 @@ export interface SeedOptions {
   count: number;
   /** Documents per `insertMany` (default 5,000). */
   batch?: number;
+  /** Batches written at the same time (default 2). */
+  inFlight?: number;
   /** Creation times end here and go back one millisecond per record (default now). */
   newest?: Date;
   onProgress?: (written: number) => void;
@@ -128,11 +130,10 @@ async function seed(
   const newest = (opts.newest ?? new Date()).getTime();
   const docs = db.collection(collection);
   const counts = db.collection<{ _id: string; count: number }>(countCollection);
-  for (let done = 0; done < opts.count;) {
-    const n = Math.min(batch, opts.count - done);
+  const writeBatch = async (from: number, n: number) => {
     // Oldest first, as history is written.
     const rows = Array.from({ length: n }, (_, k) => {
-      const i = done + k;
+      const i = from + k;
       return make(i, new Date(newest - (opts.count - i)));
     });
     await docs.insertMany(rows as never[], { ordered: false });
@@ -152,7 +153,21 @@ async function seed(
       { upsert: true },
     );
     await counted(rows);
-    done += n;
-    opts.onProgress?.(done);
-  }
+  };
+  // Batches in flight together, as concurrent writers (replicas, intake batches) write: the
+  // counts are `$inc`s and a sorted, sliced `$push`, so their order does not matter.
+  const inFlight = Math.max(1, opts.inFlight ?? 2);
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < opts.count) {
+      const from = next;
+      const n = Math.min(batch, opts.count - from);
+      next += n;
+      await writeBatch(from, n);
+      done += n;
+      opts.onProgress?.(done);
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
 }
