@@ -10,7 +10,7 @@
  * process that died need a full sweep, which reads every document with pending events (on the
  * local server, a scan of every outbox collection, whose cost grows with history): it runs at
  * start, once more when the start's grace has passed, then rarely, backing off while it finds
- * nothing (docs/decisions.md, "Outbox sweeps that do not grow with history").
+ * nothing (docs/decisions.md, "Outbox and due sweeps that do not grow with history").
  */
 import type { EventEnvelope } from '@aff/contracts';
 import type { Logger } from '@aff/logging';

@@ -33,9 +33,10 @@ export async function connectMongo(url: string, dbName: string): Promise<Connect
  */
 export function tenantKeyIndex(schema: Schema): void {
   if (schema.path('merchant_id')) schema.index({ _id: 1, merchant_id: 1 }, { unique: true });
-  // The outbox sweep's filter (pending-events.ts, every OUTBOX_SWEEP_MS): without it MongoDB
-  // reads every document of every outbox collection each sweep, a cost that grows with history.
-  // Documents with no pending event have no key in range. The local server ignores it (scans).
+  // The outbox sweep's filter (pending-events.ts; at start, then every 1-15 min): without it
+  // MongoDB reads every document of every outbox collection each sweep, a cost that grows with
+  // history. Documents with no pending event have no key in range. The local server ignores it
+  // (scans), which is why the sweep is rare (docs/decisions.md).
   if (schema.path('pending_events')) schema.index({ 'pending_events.queued_at': 1 });
 }
 
