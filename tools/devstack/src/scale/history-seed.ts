@@ -37,22 +37,23 @@ const STATES = ['visitor', 'visitor', 'visitor', 'lead', 'conversion'] as const;
 
 /** Writes `count` referrals (mostly visitors, some leads and conversions) into tracking's db. */
 export function seedReferrals(db: Db, target: SeedTarget, opts: SeedOptions): Promise<void> {
-  const linkCounts = db.collection<{ _id: string }>('link_counts');
-  const affiliateCounts = db.collection<{ _id: string }>('affiliate_counts');
   const counted = async (rows: Record<string, unknown>[]) => {
     const leads = rows.filter((r) => r.became_lead_at).length;
     const conversions = rows.filter((r) => r.became_conversion_at).length;
     const raise = { $inc: { visitors: rows.length, leads, conversions } };
-    await Promise.all([
-      linkCounts.updateOne({ _id: target.linkId, merchant_id: target.merchantId }, raise, {
-        upsert: true,
-      }),
-      affiliateCounts.updateOne(
-        { _id: target.affiliateId, merchant_id: target.merchantId },
-        raise,
-        { upsert: true },
+    // The link's, affiliate's and merchant's stored counts, as a settled reservation leaves them.
+    const targets: [string, string][] = [
+      ['link_counts', target.linkId],
+      ['affiliate_counts', target.affiliateId],
+      ['merchant_referral_counts', target.merchantId],
+    ];
+    await Promise.all(
+      targets.map(([collection, id]) =>
+        db
+          .collection<{ _id: string }>(collection)
+          .updateOne({ _id: id, merchant_id: target.merchantId }, raise, { upsert: true }),
       ),
-    ]);
+    );
   };
   return seed(db, 'referrals', 'referral_counts', target.merchantId, opts, counted, (i, at) => {
     const id = randomUUID();
@@ -85,10 +86,32 @@ export function seedReferrals(db: Db, target: SeedTarget, opts: SeedOptions): Pr
   });
 }
 
-/** Writes `count` settled commissions (paid or voided: no job picks them up) into commission's db. */
+/**
+ * Writes `count` settled commissions (paid or voided: no job picks them up) into commission's db,
+ * counted in the affiliate's and merchant's `commission_stats` as a settled reservation leaves
+ * them (each carries a mark, so the stats backfill does not count them again).
+ */
 export function seedCommissions(db: Db, target: SeedTarget, opts: SeedOptions): Promise<void> {
-  const none = () => Promise.resolve();
-  return seed(db, 'commissions', 'commission_counts', target.merchantId, opts, none, (i, at) => {
+  const counted = async (rows: Record<string, unknown>[]) => {
+    const paid = rows
+      .filter((r) => r.state === 'paid')
+      .reduce((sum, r) => sum + (r.amount as number), 0);
+    // commissionFigures (commission service): a paid one counts as paid and total, a voided none.
+    const $inc = { 'currencies.USD.paid': paid, 'currencies.USD.total': paid };
+    const stats: [string, string][] = [
+      ['affiliate_commission_stats', target.affiliateId],
+      ['merchant_commission_stats', target.merchantId],
+    ];
+    await Promise.all(
+      stats.map(([collection, id]) =>
+        db
+          .collection<{ _id: string }>(collection)
+          .updateOne({ _id: id, merchant_id: target.merchantId }, { $inc }, { upsert: true }),
+      ),
+    );
+  };
+  const mark = randomUUID();
+  return seed(db, 'commissions', 'commission_counts', target.merchantId, opts, counted, (i, at) => {
     const paid = i % 10 !== 0;
     return {
       _id: randomUUID(),
@@ -112,6 +135,7 @@ export function seedCommissions(db: Db, target: SeedTarget, opts: SeedOptions): 
       payout_id: paid ? randomUUID() : null,
       created_at: at,
       updated_at: at,
+      stats_marks: [mark],
       pending_events: [],
     };
   });
