@@ -1,22 +1,18 @@
 /** Wiring of the affiliate service: its models and object graph; the kernel runs it. */
 import { STREAMS } from '@aff/contracts';
 import { defineService, type ServiceDeps } from '@aff/kernel';
-import { startConsumer } from '@aff/messaging';
+import { RpcClient, startConsumer } from '@aff/messaging';
 import { TenantRepository, retentionJob } from '@aff/mongo';
 import type { Connection } from 'mongoose';
 import { configSchema, loadAffiliateConfig, type AffiliateConfig } from './config';
-import { moneyCountersConsumer } from './consumers/derived-counters.consumer';
 import { referralCountsConsumer } from './consumers/referral-counts.consumer';
 import { affiliateModel } from './data/affiliate.schema';
 import { AffiliateRepository } from './data/affiliate.repository';
 import { AffiliateStateCounts, affiliateStateCountModel } from './data/affiliate-state-counts';
 import { CampaignRepository } from './data/campaign.repository';
-import { StatsFactsRepository } from './data/stats-facts.repository';
 import { CouponRepository } from './data/coupon.repository';
-import { factModels } from './data/facts.schema';
 import { LinkRepository } from './data/link.repository';
 import { OneTimeTokenRepository } from './data/one-time-token.repository';
-import { DerivedCounters } from './domain/derived-counters';
 import { ReferralCounts } from './domain/referral-counts';
 import { campaignModel } from './data/campaign.schema';
 import { linkModel } from './data/link.schema';
@@ -38,9 +34,7 @@ import { affiliateRetention } from './data/retention';
 import { CouponUseCases } from './domain/coupons';
 import { MagicLinks } from './domain/magic-links';
 import { mailModule } from './mail/mail-module';
-
-/** How often `commission_stats` is checked against its facts and repaired. */
-const COUNTER_REPAIR_MS = 30_000;
+import { RpcCommissionStats } from './commission-stats-source';
 
 export const affiliateModels = (mongo: Connection) => ({
   campaign: campaignModel(mongo),
@@ -52,7 +46,6 @@ export const affiliateModels = (mongo: Connection) => ({
   emailConfirmation: emailConfirmationModel(mongo),
   walletConfirmation: walletConfirmationModel(mongo),
   sentMail: sentMailModel(mongo),
-  facts: factModels(mongo),
 });
 type AffiliateModels = ReturnType<typeof affiliateModels>;
 
@@ -72,7 +65,9 @@ export function buildAffiliate(deps: ServiceDeps<AffiliateConfig, AffiliateModel
 
   const campaignUseCases = new CampaignUseCases(campaigns, config.DEFAULT_CAMPAIGN_URL);
   const linkUseCases = new LinkUseCases(links, affiliates, campaigns);
-  const presenter = new AffiliatePresenter(campaigns, links);
+  // `commission_stats` is the commission service's (kept with its writes), asked per view.
+  const commissionStats = new RpcCommissionStats(new RpcClient(nc, config.RPC_TIMEOUT_MS));
+  const presenter = new AffiliatePresenter(campaigns, links, commissionStats);
   const affiliateUseCases = new AffiliateUseCases(
     affiliates,
     campaignUseCases,
@@ -88,7 +83,6 @@ export function buildAffiliate(deps: ServiceDeps<AffiliateConfig, AffiliateModel
     log,
   });
 
-  const derived = new DerivedCounters(new StatsFactsRepository(models.facts, affiliates));
   const referralCounts = new ReferralCounts({
     link: links,
     affiliate: affiliates,
@@ -105,19 +99,11 @@ export function buildAffiliate(deps: ServiceDeps<AffiliateConfig, AffiliateModel
           ...referralCountsConsumer(referralCounts),
           log,
         }),
-      () =>
-        startConsumer(nc, {
-          stream: STREAMS.commission.name,
-          durable: 'affiliate-commission-stats',
-          ...moneyCountersConsumer(derived),
-          log,
-        }),
+      // `commission_stats` is no longer derived here from commission and sale events (durable
+      // 'affiliate-commission-stats' and its facts are gone): the commission service keeps it.
       () => mail.start(nc),
     ],
-    intervals: [
-      { everyMs: COUNTER_REPAIR_MS, run: () => derived.repair(), failure: 'counter repair failed' },
-      retentionJob(affiliateRetention(models), config.RETENTION_PRUNE_MS),
-    ],
+    intervals: [retentionJob(affiliateRetention(models), config.RETENTION_PRUNE_MS)],
     rpc: affiliateRpcTable({
       affiliates: affiliateUseCases,
       campaigns: campaignUseCases,

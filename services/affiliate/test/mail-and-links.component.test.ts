@@ -166,7 +166,6 @@ async function anAffiliate(fields: Partial<AffiliateRecord> = {}): Promise<Affil
     visitors: 0,
     leads: 0,
     conversions: 0,
-    commission_stats: { currencies: {} },
     created_at: clock,
     updated_at: clock,
     ...fields,

@@ -54,7 +54,6 @@ async function anAffiliate(merchantId: string, state: AffiliateRecord['state'] =
     visitors: 0,
     leads: 0,
     conversions: 0,
-    commission_stats: { currencies: {} },
     created_at: at,
     updated_at: at,
   } as AffiliateRecord;

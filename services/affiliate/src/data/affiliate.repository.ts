@@ -1,22 +1,18 @@
 /** Affiliates over MongoDB: the `AffiliateStore` port (see outbox-repository.ts for writes). */
 import type { FilterQuery } from 'mongoose';
-import type { CommissionStats, EventEnvelope } from '@aff/contracts';
+import type { EventEnvelope } from '@aff/contracts';
 import type { EventContext } from '@aff/messaging';
-import { BulkUpdates, type TenantRecord, type TenantRepository } from '@aff/mongo';
-import type { AffiliateFilters, AffiliateStatsStore, AffiliateStore, Page } from '../domain/ports';
-import type { StatDelta } from '../domain/stat-deltas';
+import type { TenantRecord, TenantRepository } from '@aff/mongo';
+import type { AffiliateFilters, AffiliateStore, Page } from '../domain/ports';
 import type { AffiliateRecord } from '../domain/records';
 import type { AffiliateDocument } from './affiliate.schema';
 import type { AffiliateStateCounts } from './affiliate-state-counts';
 import { OutboxRepository } from './outbox-repository';
-import { statsUpdate } from './stats-update';
 
 export class AffiliateRepository
   extends OutboxRepository<AffiliateRecord>
-  implements AffiliateStore, AffiliateStatsStore
+  implements AffiliateStore
 {
-  private readonly statsUpdates = new BulkUpdates();
-
   /** `states`: the merchant's count by state, kept right after each write that changes one. */
   constructor(
     repo: TenantRepository<AffiliateRecord & TenantRecord>,
@@ -95,19 +91,6 @@ export class AffiliateRepository
       query.$or = [{ first_name: part }, { last_name: part }];
     }
     return this.repo.page(merchantId, query, skip, limit);
-  }
-
-  /** Concurrent deltas share one unordered bulk write (a hot affiliate: one write per batch). */
-  addStats(merchantId: string, affiliateId: string, changes: StatDelta): Promise<void> {
-    return this.statsUpdates.updateOne(
-      this.repo.model,
-      { _id: affiliateId, merchant_id: merchantId },
-      statsUpdate(changes),
-    );
-  }
-
-  async setStats(merchantId: string, affiliateId: string, stats: CommissionStats): Promise<void> {
-    await this.repo.update(merchantId, affiliateId, { $set: { commission_stats: stats } });
   }
 
   async countSignIn(merchantId: string, id: string): Promise<void> {

@@ -32,7 +32,6 @@ const schema = new Schema<AffiliateDocument>(
     visitors: { type: Number, default: 0 },
     leads: { type: Number, default: 0 },
     conversions: { type: Number, default: 0 },
-    commission_stats: { type: Schema.Types.Mixed, default: () => ({ currencies: {} }) },
     fraud_exempt: { type: Boolean, default: false },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },

@@ -1,6 +1,6 @@
 /** Builds affiliate views with the expansions a caller asked for, in as few queries as possible. */
-import type { AffiliateView, CampaignView, LinkView } from '@aff/contracts';
-import type { CampaignStore, LinkStore } from './ports';
+import type { AffiliateView, CampaignView, CommissionStats, LinkView } from '@aff/contracts';
+import type { CampaignStore, CommissionStatsSource, LinkStore } from './ports';
 import type { AffiliateRecord, CampaignRecord, LinkRecord } from './records';
 import { toAffiliateView, toCampaignView, toLinkView } from './views';
 
@@ -11,6 +11,8 @@ export class AffiliatePresenter {
   constructor(
     private readonly campaigns: CampaignStore,
     private readonly links: LinkStore,
+    /** The commission service keeps `commission_stats`; asked once per page, for its ids. */
+    private readonly stats?: CommissionStatsSource,
   ) {}
 
   async present(
@@ -21,9 +23,12 @@ export class AffiliatePresenter {
     if (records.length === 0) return [];
     const needCampaigns = expand.has('campaign') || expand.has('links');
     const campaigns = needCampaigns ? await this.campaignsById(merchantId, records) : new Map();
-    const links = expand.has('links')
-      ? await this.linksByAffiliate(merchantId, records)
-      : new Map();
+    const [links, stats] = await Promise.all([
+      expand.has('links') ? this.linksByAffiliate(merchantId, records) : new Map(),
+      expand.has('commission_stats')
+        ? this.statsOf(merchantId, records)
+        : ({} as Record<string, CommissionStats>),
+    ]);
     return records.map((record) => {
       const campaign = campaigns.get(record.campaign_id) as CampaignRecord | undefined;
       const campaignView: CampaignView | undefined = campaign
@@ -38,7 +43,7 @@ export class AffiliatePresenter {
         ...(expand.has('campaign') && campaignView ? { campaign: campaignView } : {}),
         ...(linkViews ? { links: linkViews } : {}),
         ...(expand.has('commission_stats')
-          ? { commission_stats: record.commission_stats ?? { currencies: {} } }
+          ? { commission_stats: stats[record._id] ?? { currencies: {} } }
           : {}),
       });
     });
@@ -51,6 +56,14 @@ export class AffiliatePresenter {
   ): Promise<AffiliateView> {
     const [view] = await this.present(merchantId, [record], expand);
     return view!;
+  }
+
+  private async statsOf(merchantId: string, records: AffiliateRecord[]) {
+    if (!this.stats) throw new Error('commission_stats asked of a presenter without a source');
+    return this.stats.ofAffiliates(
+      merchantId,
+      records.map((r) => r._id),
+    );
   }
 
   private async campaignsById(merchantId: string, records: AffiliateRecord[]) {

@@ -237,7 +237,6 @@ function newAffiliateRecord(
     visitors: 0,
     leads: 0,
     conversions: 0,
-    commission_stats: { currencies: {} },
     created_at: now,
     updated_at: now,
   };

@@ -8,15 +8,12 @@ import type { EventContext } from '@aff/messaging';
 import type {
   AffiliateRecord,
   CampaignRecord,
-  CommissionFact,
   CouponRecord,
   EmailConfirmationRecord,
   LinkRecord,
-  SaleFact,
   SsoTokenRecord,
   WalletConfirmationRecord,
 } from './records';
-import type { StatDelta } from './stat-deltas';
 
 /** The shared repository vocabulary (libs/api), re-exported for this domain's ports. */
 export { DuplicateError, type Page };
@@ -140,48 +137,13 @@ export type SsoTokenStore = OneTimeTokenStore<SsoTokenRecord>;
 export type EmailConfirmationStore = OneTimeTokenStore<EmailConfirmationRecord>;
 export type WalletConfirmationStore = OneTimeTokenStore<WalletConfirmationRecord>;
 
-export type VersionedFactKind = 'commissions' | 'sales';
-export type VersionedFact = CommissionFact | SaleFact;
-/** A fact's next version as written (its id and merchant aside). */
-export type VersionedFactFields =
-  Omit<CommissionFact, '_id' | 'merchant_id'> | Omit<SaleFact, '_id' | 'merchant_id'>;
-
-/** Affiliates' `commission_stats`, written by the affiliates' own repository. */
-export interface AffiliateStatsStore {
-  /** Adds a delta (concurrent calls may share one bulk write; each resolves once its own is done). */
-  addStats(merchantId: string, affiliateId: string, changes: StatDelta): Promise<void>;
-  setStats(merchantId: string, affiliateId: string, stats: CommissionStats): Promise<void>;
-}
-
-/** The facts behind `commission_stats`, and the statistics themselves (see derived-counters.ts). */
-export interface CounterStore extends AffiliateStatsStore {
-  findVersionedFact(
-    kind: VersionedFactKind,
-    merchantId: string,
-    id: string,
-  ): Promise<VersionedFact | null>;
-  /**
-   * Writes the next version of a fact: an insert when `before` is null, else an update only
-   * while it still has `before`'s version. False when another writer got in first.
-   */
-  writeVersionedFact(
-    kind: VersionedFactKind,
-    merchantId: string,
-    id: string,
-    before: VersionedFact | null,
-    next: VersionedFactFields,
-  ): Promise<boolean>;
-  findStatsFacts(merchantId: string, affiliateId: string): Promise<StatsFacts>;
-  /** Facts marked pending since before `olderThan` (at most `limit` of each kind). */
-  findStale(
-    olderThan: Date,
-    limit: number,
-  ): Promise<{ commissions: CommissionFact[]; sales: SaleFact[] }>;
-  /** Clears the mark, but only if it is still `marker`. */
-  unmark(kind: VersionedFactKind, id: string, marker: Date): Promise<void>;
-}
-
-export interface StatsFacts {
-  commissions: CommissionFact[];
-  sales: SaleFact[];
+/**
+ * `commission_stats`, kept by the commission service with its commissions and sales, and asked
+ * for over NATS (docs/decisions.md, "Commission stats kept by the commission service").
+ */
+export interface CommissionStatsSource {
+  /** Every id asked for is answered (`{currencies: {}}` for an affiliate with none). */
+  ofAffiliates(merchantId: string, ids: string[]): Promise<Record<string, CommissionStats>>;
+  /** Over every affiliate of the merchant, currencies sorted by code. */
+  merchantTotals(merchantId: string): Promise<CommissionStats>;
 }

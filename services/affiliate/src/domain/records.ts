@@ -2,7 +2,7 @@
  * The plain records this service keeps (what repositories return). Declared here so the domain
  * never depends on the storage layer; data/ schemas are built from these types.
  */
-import type { AffiliateState, CommissionStats, FraudPolicy, WalletName } from '@aff/contracts';
+import type { AffiliateState, FraudPolicy, WalletName } from '@aff/contracts';
 
 export interface AffiliateRecord {
   _id: string;
@@ -36,7 +36,6 @@ export interface AffiliateRecord {
   visitors: number;
   leads: number;
   conversions: number;
-  commission_stats: CommissionStats;
   /** Signals are recorded but nothing is held or blocked (absent on older records: false). */
   fraud_exempt?: boolean;
   created_at: Date;
@@ -134,25 +133,4 @@ export interface EmailConfirmationRecord {
   token_hash: string;
   expires_at: Date;
   used_at: Date | null;
-}
-export interface CommissionFact {
-  _id: string;
-  merchant_id: string;
-  affiliate_id: string;
-  currency: string;
-  amount: number;
-  state: string;
-  updated_at: string;
-  pending_since?: Date | null;
-}
-
-export interface SaleFact {
-  _id: string;
-  merchant_id: string;
-  affiliate_id: string;
-  currency: string;
-  gross_cents: number;
-  net_cents: number;
-  updated_at: string;
-  pending_since?: Date | null;
 }
