@@ -2,7 +2,7 @@
 import { STREAMS } from '@aff/contracts';
 import { defineService, type ServiceDeps } from '@aff/kernel';
 import { RpcClient, startConsumer } from '@aff/messaging';
-import { TenantRepository, retentionJob } from '@aff/mongo';
+import { TenantRepository, repairLeftoversWith, retentionJob } from '@aff/mongo';
 import type { Connection } from 'mongoose';
 import { configSchema, loadAffiliateConfig, type AffiliateConfig } from './config';
 import { referralCountsConsumer } from './consumers/referral-counts.consumer';
@@ -53,9 +53,10 @@ export function buildAffiliate(deps: ServiceDeps<AffiliateConfig, AffiliateModel
   const { config, log, models, nc, relay } = deps;
   // Tenant repositories relay the events their writes queue; use cases never see the relay.
   const campaigns = new CampaignRepository(new TenantRepository(models.campaign, { relay }));
-  const stateCounts = new AffiliateStateCounts(models.stateCounts, models.affiliate, (err) =>
-    log.warn({ err }, 'affiliate written but its state not counted'),
-  );
+  const stateCounts = new AffiliateStateCounts(models.stateCounts, models.affiliate);
+  // A writer that died between an affiliate's write and its count left the write's events
+  // pending: the outbox sweep moves the count before relaying them.
+  repairLeftoversWith(models.affiliate.collection, (docs) => stateCounts.repairLeftovers(docs));
   const affiliates = new AffiliateRepository(
     new TenantRepository(models.affiliate, { relay }),
     stateCounts,

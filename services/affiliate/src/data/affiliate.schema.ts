@@ -33,6 +33,7 @@ const schema = new Schema<AffiliateDocument>(
     leads: { type: Number, default: 0 },
     conversions: { type: Number, default: 0 },
     fraud_exempt: { type: Boolean, default: false },
+    state_move: { type: Schema.Types.Mixed },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     pending_events: { type: Schema.Types.Mixed, default: () => [] },

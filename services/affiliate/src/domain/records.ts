@@ -38,8 +38,21 @@ export interface AffiliateRecord {
   conversions: number;
   /** Signals are recorded but nothing is held or blocked (absent on older records: false). */
   fraud_exempt?: boolean;
+  /**
+   * The last move of `state` (its insert or a change), written with it so the merchant's count
+   * by state applies it exactly once (data/affiliate-state-counts.ts). Absent on older records.
+   */
+  state_move?: StateMove;
   created_at: Date;
   updated_at: Date;
+}
+
+/** One affiliate's move between states; `id` is the id of the event written with it. */
+export interface StateMove {
+  id: string;
+  from: AffiliateState | null;
+  to: AffiliateState;
+  at: Date;
 }
 
 export interface CampaignRecord {
