@@ -3,6 +3,7 @@ export * from './pending-events';
 export * from './processed-events';
 export * from './scoped-repository';
 export * from './tenant-repository';
+export * from './insert-many-unordered';
 export * from './upsert-if-newer';
 export * from './bulk-updates';
 export * from './readiness';

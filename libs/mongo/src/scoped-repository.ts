@@ -14,6 +14,7 @@
  * `_id` is an `_id` look-up on both servers, docs/local-database.md).
  */
 import type { FilterQuery, Model, PipelineStage, ProjectionType, UpdateQuery } from 'mongoose';
+import { BulkUpdates } from './bulk-updates';
 import { isDuplicateKeyError } from './connection';
 import { upsertIfNewer, type Versioned } from './upsert-if-newer';
 
@@ -35,6 +36,9 @@ export interface UpdateCounts {
 }
 
 export class ScopedRepository<T extends ScopedRecord> {
+  /** Updates of `updateOneBatched` that arrive together share one unordered `bulkWrite`. */
+  private readonly batched = new BulkUpdates();
+
   constructor(readonly model: Model<T>) {}
 
   async findById(merchantId: string, id: string): Promise<T | null> {
@@ -97,6 +101,27 @@ export class ScopedRepository<T extends ScopedRecord> {
       if (isDuplicateKeyError(error)) return false;
       throw error;
     }
+  }
+
+  async count(merchantId: string, filter: FilterQuery<T>): Promise<number> {
+    return this.model.countDocuments(scoped(merchantId, filter)).exec();
+  }
+
+  /**
+   * One record matching `filter`, updated in the next shared unordered `bulkWrite` of this
+   * repository (bulk-updates.ts: concurrent `$inc`s of one record are summed). For hot, blind
+   * writes whose caller needs no counts back; resolves once the batch holding it is written.
+   */
+  async updateOneBatched(
+    merchantId: string,
+    filter: FilterQuery<T>,
+    update: UpdateQuery<T>,
+  ): Promise<void> {
+    await this.batched.updateOne(
+      this.model,
+      scoped(merchantId, filter) as Record<string, unknown>,
+      update as Record<string, unknown>,
+    );
   }
 
   /** One record matching `filter`; what matched and what changed. */

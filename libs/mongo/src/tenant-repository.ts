@@ -17,9 +17,7 @@ import {
 } from './pending-events';
 import { MerchantScopedLookup } from './batched-lookup';
 import { ConditionalUpserts } from './conditional-upserts';
-import { BulkUpdates } from './bulk-updates';
-import { failuresByIndex } from './bulk-failures';
-import { isDuplicateKeyError } from './connection';
+import { insertManyUnordered } from './insert-many-unordered';
 import type { MerchantCounts } from './merchant-counts';
 import { ScopedRepository, scoped, type ScopedRecord } from './scoped-repository';
 
@@ -74,8 +72,6 @@ export class TenantRepository<T extends TenantRecord> extends ScopedRepository<T
   private readonly uniqueReads = new Map<string, MerchantScopedLookup<T>>();
   /** Conditional updates that arrive together share one unordered `bulkWrite` (see `applyIf`). */
   private readonly conditionalUpdates = new ConditionalUpserts();
-  /** Raises (`raise`) that arrive together share one unordered `bulkWrite`. */
-  private readonly raises = new BulkUpdates();
 
   private readonly relay: EventRelay | undefined;
 
@@ -215,9 +211,8 @@ export class TenantRepository<T extends TenantRecord> extends ScopedRepository<T
 
   /**
    * Raises numeric fields of records of one merchant to at least the given values (`$max`);
-   * concurrent raises share one unordered `bulkWrite`. Monotonic, so a repeat or a late, older
-   * figure changes nothing.
-   * A record that does not exist is not created.
+   * concurrent raises share one unordered `bulkWrite` (`updateOneBatched`). Monotonic, so a
+   * repeat or a late, older figure changes nothing. A record that does not exist is not created.
    */
   async raise(
     merchantId: string,
@@ -226,9 +221,13 @@ export class TenantRepository<T extends TenantRecord> extends ScopedRepository<T
     if (rows.length === 0) return;
     await Promise.all(
       rows.map((row) =>
-        this.raises.updateOne(this.model, scoped(merchantId, { _id: row.id }), {
-          $max: row.values,
-        }),
+        this.updateOneBatched(
+          merchantId,
+          { _id: row.id } as FilterQuery<T>,
+          {
+            $max: row.values,
+          } as UpdateQuery<T>,
+        ),
       ),
     );
   }
@@ -276,24 +275,4 @@ function withPendingEvents<T>(
   if (stored.length === 0) return update;
   const push = (update as { $push?: object }).$push;
   return { ...update, $push: { ...push, [PENDING_EVENTS_FIELD]: { $each: stored } } };
-}
-
-/** One unordered `insertMany`; a failed document (a duplicate key) fails its caller alone. */
-export async function insertManyUnordered<T>(
-  model: Model<T>,
-  docs: T[],
-): Promise<(undefined | Error)[]> {
-  if (docs.length === 1) {
-    const failed = await model.collection.insertOne(docs[0] as never).then(
-      () => undefined,
-      (error: unknown) => (isDuplicateKeyError(error) ? (error as Error) : Promise.reject(error)),
-    );
-    return [failed];
-  }
-  try {
-    await model.collection.insertMany(docs as never[], { ordered: false });
-    return docs.map(() => undefined);
-  } catch (error) {
-    return failuresByIndex(error, docs.length);
-  }
 }

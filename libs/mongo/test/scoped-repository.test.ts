@@ -118,3 +118,22 @@ it('upsertIfNewer keeps the newest copy', async () => {
 it("driverCollection is the model's own collection, typed by its record", () => {
   expect(driverCollection(model)).toBe(model.collection);
 });
+
+it("updateOneBatched and count never reach another merchant's record, even with its id", async () => {
+  const owner = randomUUID();
+  const stranger = randomUUID();
+  const mine = fact(owner, 1);
+  await repo.insertIfAbsent(mine);
+
+  // In one batch: the stranger's update by the owner's id, and the owner's own two $inc.
+  await Promise.all([
+    repo.updateOneBatched(stranger, { _id: mine._id }, { $inc: { n: 100 } }),
+    repo.updateOneBatched(stranger, { _id: mine._id, merchant_id: owner }, { $inc: { n: 100 } }),
+    repo.updateOneBatched(owner, { _id: mine._id }, { $inc: { n: 2 } }),
+    repo.updateOneBatched(owner, { _id: mine._id }, { $inc: { n: 3 } }),
+  ]);
+  expect((await repo.findById(owner, mine._id))?.n).toBe(6);
+  // A blind update never creates a record for the stranger.
+  expect(await repo.count(stranger, {})).toBe(0);
+  expect(await repo.count(owner, { _id: mine._id })).toBe(1);
+});
