@@ -20,7 +20,7 @@
  */
 import { Schema, type Connection, type Model } from 'mongoose';
 import { AFFILIATE_STATES, type AffiliateState } from '@aff/contracts';
-import { driverCollection } from '@aff/mongo';
+import { ScopedRepository, driverCollection } from '@aff/mongo';
 import type { StateMove } from '../domain/records';
 import type { AffiliateDocument } from './affiliate.schema';
 
@@ -59,10 +59,15 @@ export function moveMayBeUnapplied(doc: Pick<AffiliateDocument, 'state_move' | '
 }
 
 export class AffiliateStateCounts {
+  /** The first count's reads of one merchant's affiliates. */
+  private readonly scopedAffiliates: ScopedRepository<AffiliateDocument>;
+
   constructor(
     private readonly counts: Model<StateCountDoc>,
     private readonly affiliates: Model<AffiliateDocument>,
-  ) {}
+  ) {
+    this.scopedAffiliates = new ScopedRepository(affiliates);
+  }
 
   /** Applies one move to the merchant's count, once (a repeat of its id changes nothing). */
   async apply(merchantId: string, move: StateMove): Promise<void> {
@@ -100,12 +105,11 @@ export class AffiliateStateCounts {
   /** The first read for a merchant: counts its affiliates by state once and keeps the count. */
   private async countOnce(merchantId: string): Promise<StateCounts> {
     const countedAt = new Date();
-    const rows = await this.affiliates
-      .aggregate<{ _id: AffiliateState; n: number }>([
-        { $match: { merchant_id: merchantId } },
-        { $group: { _id: '$state', n: { $sum: 1 } } },
-      ])
-      .exec();
+    const rows = await this.scopedAffiliates.aggregate<{ _id: AffiliateState; n: number }>(
+      merchantId,
+      {},
+      [{ $group: { _id: '$state', n: { $sum: 1 } } }],
+    );
     const counts = zero();
     for (const row of rows) if (row._id in counts) counts[row._id] = row.n;
     try {
