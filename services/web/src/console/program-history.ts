@@ -9,6 +9,7 @@
  */
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { CommissionStats, ReferralTotals } from '@aff/contracts';
+import { ScopedRepository } from '@aff/mongo';
 
 export type Totals = ReferralTotals & { commission_stats: CommissionStats };
 
@@ -57,33 +58,32 @@ export function totalsOf(
 }
 
 export class ProgramHistory {
+  private readonly days: ScopedRepository<StatDayRecord>;
+
   constructor(
-    private readonly days: Model<StatDayRecord>,
+    days: Model<StatDayRecord>,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.days = new ScopedRepository(days);
+  }
 
   /** Today's reading, unless one was taken already today (the first one stays). */
   async record(merchantId: string, totals: Totals): Promise<void> {
     const at = this.now();
     const day = dayOf(at);
-    await this.days
-      .updateOne(
-        { _id: `${merchantId}:${day}` },
-        { $setOnInsert: { merchant_id: merchantId, day, at, totals } },
-        { upsert: true },
-      )
-      .catch((error: unknown) => {
-        // Two first readings at once: the other one is the day's reading.
-        if ((error as { code?: number }).code !== 11000) throw error;
-      });
+    // False when two first readings raced: the other one is the day's reading. The insert takes
+    // `merchant_id` from the scoped filter.
+    await this.days.upsert(
+      merchantId,
+      { _id: `${merchantId}:${day}` },
+      { $setOnInsert: { day, at, totals } },
+    );
   }
 
   /** Readings of the window (today and the 29 days before), oldest first. */
   async window(merchantId: string): Promise<StatDayRecord[]> {
     const from = dayOf(new Date(this.now().getTime() - (WINDOW_DAYS - 1) * DAY_MS));
-    const found = await this.days
-      .find({ merchant_id: merchantId, day: { $gte: from } })
-      .lean<StatDayRecord[]>();
+    const found = await this.days.find(merchantId, { day: { $gte: from } });
     return found.sort((a, b) => a.day.localeCompare(b.day));
   }
 }
