@@ -5,6 +5,7 @@
  */
 import type { AnyBulkWriteOperation } from 'mongoose';
 import type { Batcher } from '@aff/messaging';
+import { scoped } from '@aff/mongo';
 import type { CountedReferral } from '../domain/ports';
 import type { LinkCounts } from '../domain/records';
 import type {
@@ -97,7 +98,7 @@ export function settleOp(
 ): AnyBulkWriteOperation<TallyDoc> {
   return {
     updateOne: {
-      filter: { _id: key.id, merchant_id: key.merchantId, 'pending.id': { $all: entryIds } },
+      filter: scoped<TallyDoc>(key.merchantId, { _id: key.id, 'pending.id': { $all: entryIds } }),
       update: {
         $inc: { ...delta },
         $pull: { pending: { id: { $in: entryIds } } },

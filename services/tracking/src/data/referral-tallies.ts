@@ -19,6 +19,7 @@ import { randomUUID } from 'node:crypto';
 import type { AnyBulkWriteOperation } from 'mongoose';
 import type { ReferralCount } from '@aff/contracts';
 import { Batcher } from '@aff/messaging';
+import { scoped } from '@aff/mongo';
 import type { LinkCounts } from '../domain/records';
 import {
   Reservation,
@@ -158,7 +159,7 @@ export class ReferralTallies {
         const ops = [...merged.values()].map(
           ({ key, entries }): AnyBulkWriteOperation<TallyDoc> => ({
             updateOne: {
-              filter: { _id: key.id, merchant_id: key.merchantId },
+              filter: scoped<TallyDoc>(key.merchantId, { _id: key.id }),
               update: { $push: { pending: { $each: entries } } },
               upsert: true,
             },
