@@ -11,6 +11,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { formatDbCosts, type DbCost, type DbTimeMeter } from './console-db-time';
 import type { BenchMerchant } from './money-bench';
 
 export interface PagePair {
@@ -30,6 +31,8 @@ export interface PageFigures extends PagePair {
   restMs: { median: number; p95: number };
   ratio: number;
   failed: string[];
+  /** The database commands that took the most time per round (page + REST), when measured. */
+  db?: DbCost[];
 }
 
 const NAME_SEARCH = 'ada1';
@@ -45,7 +48,7 @@ export function consolePages(affiliateId: string, campaignId: string): PagePair[
       name: 'overview',
       page: '/console',
       rest: [['/v1/referrals?review_state=open&limit=1']],
-      note: 'its program figures come from the internal getProgramStats, which no REST list has',
+      note: 'its program figures come from the internal getReferralTotals and getProgramStats, which no REST list has',
     },
     { name: 'affiliates', page: '/console/affiliates', rest: [['/v1/affiliates?limit=25']] },
     {
@@ -138,7 +141,13 @@ export async function benchConsolePages(
   merchant: BenchMerchant,
   cookie: string,
   pages: PagePair[],
-  opts: { requests: number; warmup?: number; log?: (line: string) => void },
+  opts: {
+    requests: number;
+    warmup?: number;
+    log?: (line: string) => void;
+    /** Attributes each page's database time (the services' command statistics). */
+    dbTime?: DbTimeMeter;
+  },
 ): Promise<PageFigures[]> {
   const auth = `Basic ${Buffer.from(`${merchant.api_secret}:`).toString('base64')}`;
   const figures: PageFigures[] = [];
@@ -160,6 +169,7 @@ export async function benchConsolePages(
     const page: number[] = [];
     const rest: number[] = [];
     const warmup = opts.warmup ?? 5;
+    const window = await opts.dbTime?.start();
     for (let i = 0; i < warmup + opts.requests; i++) {
       const p = await timed([[pair.page]], { cookie });
       const r = await timed(pair.rest, { authorization: auth });
@@ -167,6 +177,7 @@ export async function benchConsolePages(
       page.push(p);
       rest.push(r);
     }
+    const db = await window?.end(warmup + opts.requests);
     const pageMs = stats(page);
     const restMs = stats(rest);
     figures.push({
@@ -175,9 +186,10 @@ export async function benchConsolePages(
       restMs,
       ratio: pageMs.median / restMs.median,
       failed: [...new Set(failed)],
+      ...(db ? { db } : {}),
     });
     opts.log?.(
-      `  ${pair.name}: page ${pageMs.median} ms, REST ${restMs.median} ms (medians), ${failed.length} failed`,
+      `  ${pair.name}: page ${pageMs.median} ms, REST ${restMs.median} ms (medians), ${failed.length} failed${db ? `; database per round: ${formatDbCosts(db)}` : ''}`,
     );
   }
   return figures;
@@ -191,17 +203,33 @@ function stats(samples: number[]) {
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
+/**
+ * The console's own cost on a page whose list is empty (webhooks: no endpoint is seeded): page
+ * median minus REST median, i.e. the hop gateway → web → owner service, the session look-up and
+ * the rendering, with no data. A ratio above 1 is that much at least.
+ */
+export function webHopMs(figures: PageFigures[]): number | null {
+  const empty = figures.find((f) => f.name === 'webhooks');
+  return empty ? round(empty.pageMs.median - empty.restMs.median) : null;
+}
+
 export function formatConsolePages(figures: PageFigures[]): string {
   const lines = [
-    '| page | page median (p95) ms | REST median (p95) ms | page / REST | REST request(s) | failed |',
-    '|---|---|---|---|---|---|',
+    '| page | page median (p95) ms | REST median (p95) ms | page / REST | page − REST ms | REST request(s) | failed | database time per round (page + REST), top 3 |',
+    '|---|---|---|---|---|---|---|---|',
   ];
   // Ids shown as `:id`: the table names routes.
   const short = (url: string) => url.replace(/[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}/g, ':id');
   for (const f of figures) {
     lines.push(
-      `| ${f.name} \`${short(f.page)}\` | ${f.pageMs.median} (${f.pageMs.p95}) | ${f.restMs.median} (${f.restMs.p95}) | ${f.ratio.toFixed(2)} | ${f.rest.map((step) => step.map((r) => `\`${short(r)}\``).join(' + ')).join(', then ')}${f.note ? ` (${f.note})` : ''} | ${f.failed.length ? f.failed.join('; ') : 'none'} |`,
+      `| ${f.name} \`${short(f.page)}\` | ${f.pageMs.median} (${f.pageMs.p95}) | ${f.restMs.median} (${f.restMs.p95}) | ${f.ratio.toFixed(2)} | ${round(f.pageMs.median - f.restMs.median)} | ${f.rest.map((step) => step.map((r) => `\`${short(r)}\``).join(' + ')).join(', then ')}${f.note ? ` (${f.note})` : ''} | ${f.failed.length ? f.failed.join('; ') : 'none'} | ${f.db ? formatDbCosts(f.db) : ''} |`,
     );
   }
+  const hop = webHopMs(figures);
+  if (hop !== null)
+    lines.push(
+      '',
+      `The web hop measured on an empty page (webhooks, no endpoint): page − REST = ${hop} ms (gateway → web → owner service, session look-up, rendering, no data); a page's "page − REST" near it is that hop alone.`,
+    );
   return lines.join('\n');
 }

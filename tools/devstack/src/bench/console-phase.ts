@@ -4,6 +4,7 @@
  * `--console-referrals` referrals (default 10,000; the issue's 100,000 did not finish here) plus `--console-commissions` commissions,
  * then every console page against the REST list it uses (console-bench.ts).
  */
+import path from 'node:path';
 import mongoose from 'mongoose';
 import type { RunningSystem } from '../system';
 import { createMerchant } from './create-merchant';
@@ -14,6 +15,7 @@ import {
   signInOwner,
   type PageFigures,
 } from './console-bench';
+import { DbTimeMeter } from './console-db-time';
 import { seedConsoleMerchant, type ConsoleSeed } from './console-seed';
 import { settleCpu } from './settle';
 
@@ -94,13 +96,26 @@ export async function runConsolePhase(
       `console: waited ${(settle.waitedMs / 1000).toFixed(1)} s for the machine to settle${settle.settled ? '' : ' (it did not; measuring anyway)'}`,
     );
     const cookie = await signInOwner(root, infra, system.gatewayUrl, merchant);
+    // What the overview shows of the seed: its counters are set, not zeros.
+    const overview = await (
+      await fetch(`${system.gatewayUrl}/console`, { headers: { cookie } })
+    ).text();
+    const shown = [...overview.matchAll(/data-stat="([a-z-]+)">\s*([^<]*?)\s*</g)]
+      .map((m) => `${m[1]} ${m[2]}`)
+      .join(', ');
+    say(`console: the overview shows ${shown}`);
     say(`console: ${opts.requests} warm requests per page and per REST list, one at a time …`);
     const pages = await benchConsolePages(
       system.gatewayUrl,
       merchant,
       cookie,
       consolePages(seed.affiliateId, seed.campaignId),
-      { requests: opts.requests, log: say },
+      {
+        requests: opts.requests,
+        log: say,
+        // run-bench.ts gives every service this MONGO_COMMAND_STATS_FILE.
+        dbTime: new DbTimeMeter(path.join(root, '.local', 'bench-logs', 'command-stats', 'stats')),
+      },
     );
     return {
       seed,

@@ -75,6 +75,7 @@ export async function seedConsoleMerchant(
   for (const [i, target] of targets.entries()) {
     await seedCommissions(db.commission, target, { count: per(opts.commissions, i) });
   }
+  await setOverviewCounters(db, merchant.merchant_id, opts.affiliates, targets);
   const commissionSeconds = (Date.now() - started) / 1000;
   log(`  commissions: ${opts.commissions} in ${commissionSeconds.toFixed(0)} s`);
   return {
@@ -201,6 +202,63 @@ async function copyAffiliates(db: mongo.Db, merchantId: string, from: number, to
     await links.insertMany(
       rows.map((r) => r.link),
       { ordered: false },
+    );
+  }
+}
+
+/**
+ * The counters the overview reads, as their owners would have them after this history: the
+ * affiliate service's count by state (every seeded affiliate is active) and, on each affiliate
+ * with history, its referral counters (tracking's `affiliate_counts`, which the seed raised) and
+ * `commission_stats` of its seeded commissions (paid ones; voided ones count nowhere).
+ * Tracking's merchant document is raised by seedReferrals itself.
+ */
+async function setOverviewCounters(
+  db: { affiliate: mongo.Db; tracking: mongo.Db; commission: mongo.Db },
+  merchantId: string,
+  affiliates: number,
+  targets: SeedTarget[],
+): Promise<void> {
+  await db.affiliate
+    .collection<{ _id: string }>('affiliate_state_counts')
+    .updateOne(
+      { _id: merchantId },
+      { $set: { active: affiliates, disabled: 0, suspicious: 0 } },
+      { upsert: true },
+    );
+  const counts = db.tracking.collection<{
+    _id: string;
+    visitors?: number;
+    leads?: number;
+    conversions?: number;
+  }>('affiliate_counts');
+  const commissions = db.commission.collection('commissions');
+  for (const { affiliateId } of targets) {
+    const c = await counts.findOne({ _id: affiliateId });
+    const paid = await commissions.countDocuments({
+      merchant_id: merchantId,
+      affiliate_id: affiliateId,
+      state: 'paid',
+    });
+    const usd = (cents: number) => ({ cents, currency_iso: 'USD' });
+    const stats = {
+      unpaid: usd(0),
+      due: usd(0),
+      paid: usd(paid * 1_000),
+      total: usd(paid * 1_000),
+      gross_revenue: usd(0),
+      net_revenue: usd(0),
+    };
+    await db.affiliate.collection<{ _id: string }>('affiliates').updateOne(
+      { _id: affiliateId, merchant_id: merchantId },
+      {
+        $set: {
+          visitors: c?.visitors ?? 0,
+          leads: c?.leads ?? 0,
+          conversions: c?.conversions ?? 0,
+          commission_stats: paid > 0 ? { currencies: { USD: stats } } : { currencies: {} },
+        },
+      },
     );
   }
 }
