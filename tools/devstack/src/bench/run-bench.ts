@@ -9,16 +9,17 @@
  *  - hook → commission readable, p50 and p99, at a steady 20 charges/s;
  *  - `GET /v1/referrals?limit=25` with 100 and with 10,000 referrals in the tenant;
  *  - `GET /v1/affiliates?limit=25` through the gateway against two one-process baselines;
- *  - each console page against the REST list it uses, at 10,000 affiliates and 100,000
- *    referrals (console-phase.ts; `--only console` runs that phase alone).
+ *  - each console page against the REST list it uses, at 10,000 affiliates and 10,000
+ *    referrals (console-phase.ts; `--only console` runs that phase alone, at the issue's
+ *    100,000 referrals, on the local server's memory store unless `--console-backend h2`).
  * `--only charges` runs the charge phase alone (with `--charges N`): drain, steady, CPU and
  * documents written per charge.
  * With each of visits, charge drain and webhook drain: the CPU time each process spent per event
  * in that window (cpu-account.ts), which says what bounds the figure on shared cores.
  * Prints every figure and whether each target is met; `--json FILE` writes them as JSON too.
  *   npm run bench -- [--duration 10] [--connections 20] [--json FILE] [--only console|charges]
- *     [--affiliates 10000] [--console-referrals 100000] [--console-commissions 10000]
- *     [--console-requests 30] [--skip-console]
+ *     [--affiliates 10000] [--console-referrals N] [--console-commissions 10000]
+ *     [--console-requests 30] [--console-backend memory|h2] [--skip-console]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -31,6 +32,7 @@ import { benchAffiliateList } from './affiliate-list-bench';
 import { benchCharges, formatChargesAlone } from './charge-bench';
 import {
   CONSOLE_ARGS,
+  benchMongoBackend,
   consoleOptionsOf,
   formatConsolePhase,
   runConsolePhase,
@@ -88,7 +90,10 @@ async function main(argv: string[]): Promise<void> {
   fs.rmSync(statsDir, { recursive: true, force: true });
   fs.mkdirSync(statsDir, { recursive: true });
   const writes = new WriteMeter(path.join(statsDir, 'stats'));
-  const infra = await startInfra({ log: (line) => say(`[infra] ${line}`), mongoBackend: 'h2' });
+  const infra = await startInfra({
+    log: (line) => say(`[infra] ${line}`),
+    mongoBackend: benchMongoBackend(values),
+  });
   const system = await startSystem({
     infra,
     logDir,
