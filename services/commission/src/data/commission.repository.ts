@@ -84,13 +84,7 @@ export class CommissionRepository implements CommissionStore {
   }
 
   countNotVoided(merchantId: string, referralId: string): Promise<number> {
-    return this.model
-      .countDocuments({
-        merchant_id: merchantId,
-        referral_id: referralId,
-        state: { $ne: 'voided' },
-      })
-      .exec();
+    return this.tenant.count(merchantId, { referral_id: referralId, state: { $ne: 'voided' } });
   }
 
   async insert(
