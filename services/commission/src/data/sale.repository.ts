@@ -6,7 +6,7 @@
 import type { Model } from 'mongoose';
 import type { EventEnvelope } from '@aff/contracts';
 import type { EventContext, EventRelay } from '@aff/messaging';
-import { BulkUpdates, TenantRepository, mapDuplicate } from '@aff/mongo';
+import { TenantRepository, mapDuplicate } from '@aff/mongo';
 import type { SaleAmounts } from '../domain/commission-rules';
 import { saleFigures } from '../domain/commission-stats';
 import type { SaleStore } from '../domain/ports';
@@ -17,11 +17,9 @@ import { changeCounted, countInserts } from './stats-writes';
 
 export class SaleRepository implements SaleStore {
   private readonly tenant: TenantRepository<SaleDoc>;
-  /** Clearing `commission_pending` rides on shared bulk writes. */
-  private readonly bulk = new BulkUpdates();
 
   constructor(
-    private readonly model: Model<SaleDoc>,
+    model: Model<SaleDoc>,
     relay: EventRelay,
     private readonly counted?: CountedStats,
   ) {
@@ -48,9 +46,10 @@ export class SaleRepository implements SaleStore {
   }
 
   commissionDecided(merchantId: string, saleId: string): Promise<void> {
-    return this.bulk.updateOne(
-      this.model,
-      { _id: saleId, merchant_id: merchantId },
+    // Rides on the repository's shared bulk writes.
+    return this.tenant.updateOneBatched(
+      merchantId,
+      { _id: saleId },
       { $set: { commission_pending: false } },
     );
   }
