@@ -12,6 +12,7 @@
  * replicas still write records without marks. docs/decisions.md, "Commission stats".
  */
 import type { Collection, Model } from 'mongoose';
+import { ScopedRepository, driverCollection } from '@aff/mongo';
 import { saleFigures, commissionFigures, type StatVector } from '../domain/commission-stats';
 import type { CommissionDoc } from './commission.schema';
 import type { RecordKind } from './commission-stats.schema';
@@ -26,8 +27,40 @@ const MARKER_ID = 'commission_stats';
 
 type Counted = SaleDoc | CommissionDoc;
 
+/** The pass's progress (`commission_stats_backfill`, one document). */
+interface Marker {
+  _id: string;
+  done_at?: Date;
+}
+
+/** One kind's records: a scan for uncounted ones (every merchant), and the scoped count. */
+interface Records {
+  uncounted(limit: number): Promise<Counted[]>;
+  mark(doc: Counted, marks: string[]): Promise<boolean>;
+}
+
+function recordsOf<T extends Counted>(model: Model<T>): Records {
+  const scopedRecords = new ScopedRepository(model);
+  return {
+    uncounted: (limit) =>
+      driverCollection(model)
+        .find<Counted>({ stats_marks: { $exists: false } })
+        .limit(limit)
+        .toArray(),
+    // Only while it is the version read and still has no marks: counted exactly once.
+    mark: async (doc, marks) => {
+      const { modified } = await scopedRecords.updateOne(
+        doc.merchant_id,
+        { _id: doc._id, updated_at: doc.updated_at, stats_marks: { $exists: false } },
+        { $set: { stats_marks: marks } },
+      );
+      return modified === 1;
+    },
+  };
+}
+
 export class StatsBackfill {
-  private readonly records: Record<RecordKind, Collection>;
+  private readonly records: Record<RecordKind, Records>;
   private readonly figures: Record<RecordKind, (doc: Counted) => StatVector> = {
     s: (doc) => saleFigures(doc as SaleDoc),
     c: (doc) => commissionFigures(doc as CommissionDoc),
@@ -39,21 +72,18 @@ export class StatsBackfill {
     commissions: Model<CommissionDoc>,
     private readonly now: () => Date = () => new Date(),
   ) {
-    this.records = { s: sales.collection, c: commissions.collection };
+    this.records = { s: recordsOf(sales), c: recordsOf(commissions) };
   }
 
   /** The number of records counted by this pass. */
   async run(): Promise<number> {
-    const marker = await this.markers().findOne({ _id: MARKER_ID as never });
-    const doneAt = marker?.done_at as Date | undefined;
+    const marker = await this.markers().findOne({ _id: MARKER_ID });
+    const doneAt = marker?.done_at;
     if (doneAt && this.now().getTime() - new Date(doneAt).getTime() > KEEP_CHECKING_MS) return 0;
     let counted = 0;
     for (const kind of ['s', 'c'] as RecordKind[]) {
       for (;;) {
-        const docs = await this.records[kind]
-          .find<Counted>({ stats_marks: { $exists: false } })
-          .limit(CHUNK)
-          .toArray();
+        const docs = await this.records[kind].uncounted(CHUNK);
         if (docs.length === 0) break;
         const results = await Promise.all(docs.map((doc) => this.countOne(kind, doc)));
         counted += results.filter(Boolean).length;
@@ -63,7 +93,7 @@ export class StatsBackfill {
     }
     if (counted === 0 && !doneAt)
       await this.markers().updateOne(
-        { _id: MARKER_ID as never },
+        { _id: MARKER_ID },
         { $set: { done_at: this.now() } },
         { upsert: true },
       );
@@ -82,21 +112,12 @@ export class StatsBackfill {
         delta: this.figures[kind](doc),
       },
     ]);
-    const result = await this.records[kind].updateOne(
-      {
-        _id: doc._id as never,
-        merchant_id: doc.merchant_id,
-        updated_at: doc.updated_at,
-        stats_marks: { $exists: false },
-      },
-      { $set: { stats_marks: reservation ? [reservation.id] : [] } },
-    );
-    const applied = result.modifiedCount === 1;
+    const applied = await this.records[kind].mark(doc, reservation ? [reservation.id] : []);
     await reservation?.settle(() => applied);
     return applied;
   }
 
-  private markers(): Collection {
-    return this.tally.models.merchant.db.collection('commission_stats_backfill');
+  private markers(): Collection<Marker> {
+    return this.tally.models.merchant.db.collection<Marker>('commission_stats_backfill');
   }
 }
