@@ -101,7 +101,6 @@ export async function startWiring<
 ): Promise<RunningService<W>> {
   const { name } = definition;
   const { config, log, nc } = deps;
-  relay.start({ intervalMs: config.OUTBOX_SWEEP_MS });
   // Subscribe before loading: an event published while the snapshot is read would otherwise be
   // in neither (the read models apply what arrives meanwhile again on top of their snapshot).
   const followers = wiring.follow?.() ?? [];
@@ -116,6 +115,10 @@ export async function startWiring<
     nats: () => natsReachable(nc),
   });
   log.info({ healthPort: health?.port, ...wiring.readyFields }, `${name} service ready`);
+  // Sweeps start once ready: the first reads every outbox collection (a scan on the local
+  // server, as long as the history) and would otherwise compete with the start. Writes made
+  // before are relayed all the same (relaying needs no start).
+  relay.start({ intervalMs: config.OUTBOX_SWEEP_MS });
 
   return {
     healthPort: health?.port,

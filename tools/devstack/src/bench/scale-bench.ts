@@ -80,6 +80,10 @@ async function main(argv: string[]): Promise<void> {
       };
       return { target, token: affiliate.links[0].token as string };
     };
+    // Taken once: under a long scan the connection may be between reconnects at the moment a
+    // step starts (`useDb(...).db` is then undefined); the driver's handles outlive that.
+    const trackingDb = mongo.useDb('tracking').db!;
+    const commissionDb = mongo.useDb('commission').db!;
     const seedInto = async (target: SeedTarget, referrals: number, commissions: number) => {
       const timed = async (what: string, n: number, run: () => Promise<void>) => {
         const started = Date.now();
@@ -89,11 +93,11 @@ async function main(argv: string[]): Promise<void> {
       };
       if (referrals > 0)
         await timed('referrals', referrals, () =>
-          seedReferrals(mongo.useDb('tracking').db!, target, { count: referrals }),
+          seedReferrals(trackingDb, target, { count: referrals }),
         );
       if (commissions > 0)
         await timed('commissions', commissions, () =>
-          seedCommissions(mongo.useDb('commission').db!, target, { count: commissions }),
+          seedCommissions(commissionDb, target, { count: commissions }),
         );
     };
     const phase = async (merchant: BenchMerchant) => ({
@@ -166,7 +170,8 @@ async function printCollections(mongo: mongoose.Connection, say: (line: string) 
   say('| database.collection | documents | pruned |');
   say('|---|---|---|');
   for (const db of ['gateway', ...SYSTEM_PROCESSES.filter((n) => n !== 'gateway')]) {
-    const handle = mongo.useDb(db).db!;
+    const handle = mongo.useDb(db).db;
+    if (!handle) continue;
     const names = (await handle.listCollections().toArray()).map((c) => c.name).sort();
     for (const name of names) {
       const count = await handle.collection(name).estimatedDocumentCount();
