@@ -174,6 +174,26 @@ it('settles what a dead writer reserved from the records, and counts old records
   expect(figures((await ofAffiliates(merchantId, [a.id]))[a.id]!, 'USD')).toEqual(
     figures(await totals(merchantId), 'USD'),
   );
+  // The writer was only stalled: its late settle, sharing an update with a new reservation,
+  // finds its reservation gone and adds nothing; the new reservation is still written.
+  const [, fresh] = await Promise.all([
+    reservation!.settle(() => true),
+    tally.reserve([
+      {
+        merchantId,
+        affiliateId: a.id,
+        kind: 'c',
+        recordId: randomUUID(),
+        currency: 'USD',
+        delta: [1, 0, 0, 1, 0, 0],
+      },
+    ]),
+  ]);
+  expect(figures(await totals(merchantId), 'USD')).toEqual([2_300, 0, 0, 2_300, 10_000, 10_000]);
+  const merchantDoc = await statsModels(mongo).merchant.findById(merchantId).lean().exec();
+  expect(Object.keys(merchantDoc!.reserved ?? {})).toEqual([fresh!.id]);
+  expect(merchantDoc!.reserved_count).toBe(1);
+  await fresh!.settle(() => false);
 
   // A record written before the stats were kept (no marks) is counted by the backfill, once.
   const old = {

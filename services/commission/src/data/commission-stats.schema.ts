@@ -1,8 +1,8 @@
 /**
  * The stored `commission_stats`: one document per affiliate (`affiliate_commission_stats`,
  * `_id` the affiliate id) and one per merchant (`merchant_commission_stats`, `_id` the merchant
- * id, every affiliate added up), with the reservations not yet settled on them (`pending`, see
- * stats-tally.ts).
+ * id, every affiliate added up), with the reservations not yet settled on them (`reserved`, by
+ * reservation id, and how many: `reserved_count`; see stats-tally.ts).
  */
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { StatKey, StatVector } from '../domain/commission-stats';
@@ -23,7 +23,6 @@ export interface PendingRef {
 }
 
 export interface PendingEntry {
-  id: string;
   at: Date;
   refs: PendingRef[];
 }
@@ -32,7 +31,12 @@ export interface StatsDoc {
   _id: string;
   merchant_id: string;
   currencies?: Record<string, Partial<Record<StatKey, number>>>;
-  pending?: PendingEntry[];
+  /**
+   * Reservations not yet settled, by id: a map, not an array, so one update can add some and
+   * remove others (an array's `$push` and `$pull` conflict in one update).
+   */
+  reserved?: Record<string, PendingEntry>;
+  reserved_count?: number;
 }
 
 export type StatsScope = 'affiliate' | 'merchant';
@@ -52,12 +56,13 @@ function statsModel(connection: Connection, scope: StatsScope): Model<StatsDoc> 
       _id: { type: String, required: true },
       merchant_id: { type: String, required: true },
       currencies: { type: Schema.Types.Mixed },
-      pending: { type: Schema.Types.Mixed },
+      reserved: { type: Schema.Types.Mixed },
+      reserved_count: { type: Number },
     },
     { versionKey: false, minimize: false },
   );
-  // The sweep looks for reservations older than a while (on MongoDB; the local server scans).
-  schema.index({ 'pending.at': 1 }, { sparse: true });
+  // The sweep looks for documents with reservations (on MongoDB; the local server scans).
+  schema.index({ reserved_count: 1 }, { sparse: true });
   return connection.model<StatsDoc>(name, schema, collection);
 }
 

@@ -5,7 +5,7 @@
  */
 import type { Collection } from 'mongoose';
 import type { RecordKind, StatsDoc, StatsScope } from './commission-stats.schema';
-import { STALE_MS, appliedSum, settleOp, type StatsTally } from './stats-tally';
+import { STALE_MS, appliedSum, docOp, type StatsTally } from './stats-tally';
 
 export const STATS_SWEEP_EVERY_MS = 30_000;
 const SCOPES: StatsScope[] = ['affiliate', 'merchant'];
@@ -33,12 +33,12 @@ export class StatsSweep {
     for (const scope of SCOPES) {
       const model = this.tally.models[scope];
       const docs = await model
-        .find({ 'pending.at': { $lt: olderThan } })
+        .find({ reserved_count: { $gt: 0 } })
         .limit(200)
         .lean<StatsDoc[]>()
         .exec();
       for (const doc of docs) {
-        for (const entry of doc.pending ?? []) {
+        for (const [entryId, entry] of Object.entries(doc.reserved ?? {})) {
           if (new Date(entry.at) >= olderThan) continue;
           const marks = await this.marksOf(
             doc.merchant_id,
@@ -46,11 +46,14 @@ export class StatsSweep {
           );
           const delta = appliedSum(
             entry.refs,
-            (ref) => marks.get(`${ref.k}:${ref.r}`)?.includes(entry.id) ?? false,
+            (ref) => marks.get(`${ref.k}:${ref.r}`)?.includes(entryId) ?? false,
           );
-          const key = { merchantId: doc.merchant_id, id: doc._id };
-          await model.bulkWrite([settleOp(key, [entry.id], delta)]);
-          settled++;
+          const key = { scope, merchantId: doc.merchant_id, id: doc._id };
+          // A settle that fails was settled meanwhile (by its writer, or another sweep).
+          const [gone] = await this.tally.bulk(scope, [
+            docOp({ key, reserves: [], settles: [{ ...key, kind: 'settle', entryId, delta }] }),
+          ]);
+          if (!gone) settled++;
         }
       }
     }

@@ -4,13 +4,14 @@
  * transactions, each write of a commission or sale that changes the figures is covered by a
  * reservation, as tracking's referral counts are (services/tracking/src/data/referral-tallies.ts):
  *
- * 1. Before the write, the reservation (its id, and per record what it would add) is pushed onto
- *    the affiliate's and the merchant's stats documents (`pending`). Concurrent reservations
- *    share one bulk write, one update per document.
+ * 1. Before the write, the reservation (its id, and per record what it would add) is set on the
+ *    affiliate's and the merchant's stats documents (`reserved.<id>`).
  * 2. The record's write carries the reservation's id in `stats_marks` (same document write). A
  *    change is conditional on the version read, so what it adds is exactly after − before.
- * 3. After the write, one update per stats document adds what applied (`$inc`, all the batch's
- *    changes merged) and pulls the reservations, only while they are still there: added once.
+ * 3. After the write, what applied is added (`$inc`) and the reservation removed, only while it
+ *    is still there: added once.
+ * Reservations and settles arriving together share one bulk write with one update per stats
+ * document: a batch's settles and the next batch's reservations usually leave in the same update.
  *
  * If the process dies in between, the reservation stays; the sweep (stats-sweep.ts) settles it
  * after `STALE_MS` from the records' marks, which say exactly which writes happened. A repeated
@@ -21,6 +22,7 @@ import { randomUUID } from 'node:crypto';
 import type { AnyBulkWriteOperation } from 'mongoose';
 import type { CommissionStats } from '@aff/contracts';
 import { Batcher } from '@aff/messaging';
+import { failuresByIndex, isDuplicateKeyError } from '@aff/mongo';
 import {
   STAT_KEYS,
   ZERO_STATS,
@@ -62,12 +64,23 @@ interface DocKey {
   id: string;
 }
 interface ReserveItem extends DocKey {
+  kind: 'reserve';
+  entryId: string;
   entry: PendingEntry;
 }
 interface SettleItem extends DocKey {
+  kind: 'settle';
   entryId: string;
   /** Per currency, what applied (a currency none of whose writes applied is absent). */
   delta: Map<string, StatVector>;
+}
+type TallyItem = ReserveItem | SettleItem;
+
+/** What one update of a stats document does: reservations to add, settles to apply. */
+interface DocWrite {
+  key: DocKey;
+  reserves: ReserveItem[];
+  settles: SettleItem[];
 }
 
 const SCOPES: StatsScope[] = ['affiliate', 'merchant'];
@@ -83,23 +96,34 @@ export function appliedSum(
   return sums;
 }
 
-export function settleOp(
-  key: Pick<DocKey, 'merchantId' | 'id'>,
-  entryIds: string[],
-  delta: Map<string, StatVector>,
-): AnyBulkWriteOperation<StatsDoc> {
+/**
+ * One update of a stats document: sets its new reservations, and for each settle adds what
+ * applied and removes the reservation, conditional on every settled reservation still being
+ * there. An upsert (a reservation may be the document's first): when a condition fails on the
+ * existing document, the insert collides on `_id` and the update fails alone, changing nothing.
+ */
+export function docOp(w: DocWrite): AnyBulkWriteOperation<StatsDoc> {
+  const filter: Record<string, unknown> = { _id: w.key.id, merchant_id: w.key.merchantId };
+  const $set: Record<string, unknown> = {};
+  const $unset: Record<string, ''> = {};
   const $inc: Record<string, number> = {};
-  for (const [currency, figures] of delta)
+  for (const r of w.reserves) $set[`reserved.${r.entryId}`] = r.entry;
+  const merged = new Map<string, StatVector>();
+  for (const settle of w.settles) {
+    filter[`reserved.${settle.entryId}`] = { $exists: true };
+    $unset[`reserved.${settle.entryId}`] = '';
+    for (const [currency, figures] of settle.delta)
+      merged.set(currency, addTo(merged.get(currency) ?? [...ZERO_STATS], figures));
+  }
+  for (const [currency, figures] of merged)
     STAT_KEYS.forEach((key, i) => ($inc[`currencies.${currency}.${key}`] = figures[i] ?? 0));
-  return {
-    updateOne: {
-      filter: { _id: key.id, merchant_id: key.merchantId, 'pending.id': { $all: entryIds } },
-      update: {
-        ...(Object.keys($inc).length > 0 ? { $inc } : {}),
-        $pull: { pending: { id: { $in: entryIds } } },
-      } as never,
-    },
-  };
+  const count = w.reserves.length - w.settles.length;
+  if (count !== 0) $inc.reserved_count = count;
+  const update: Record<string, unknown> = {};
+  if (Object.keys($set).length) update.$set = $set;
+  if (Object.keys($unset).length) update.$unset = $unset;
+  if (Object.keys($inc).length) update.$inc = $inc;
+  return { updateOne: { filter, update: update as never, upsert: true } };
 }
 
 /** The writes one reservation covers, and the stats documents it is pending on. */
@@ -107,15 +131,16 @@ export class StatsReservation {
   constructor(
     readonly id: string,
     private readonly docs: { key: DocKey; refs: PendingRef[] }[],
-    private readonly settles: Batcher<SettleItem>,
+    private readonly writes: Batcher<TallyItem>,
   ) {}
 
   /** Adds what applied (`applied(kind, record id)`) and pulls the reservation. */
   async settle(applied: (kind: RecordKind, recordId: string) => boolean): Promise<void> {
     await Promise.all(
       this.docs.map(({ key, refs }) =>
-        this.settles.push({
+        this.writes.push({
           ...key,
+          kind: 'settle',
           entryId: this.id,
           delta: appliedSum(refs, (ref) => applied(ref.k, ref.r)),
         }),
@@ -125,17 +150,11 @@ export class StatsReservation {
 }
 
 export class StatsTally {
-  private readonly reserves = new Batcher<ReserveItem>({
+  /** Reservations and settles arriving together share one bulk write (`write`). */
+  private readonly writes = new Batcher<TallyItem>({
     maxItems: 500,
     flush: async (items) => {
-      await this.writeReserves(items);
-      return items.map(() => undefined);
-    },
-  });
-  private readonly settles = new Batcher<SettleItem>({
-    maxItems: 500,
-    flush: async (items) => {
-      await this.writeSettles(items);
+      await this.write(items);
       return items.map(() => undefined);
     },
   });
@@ -176,11 +195,13 @@ export class StatsTally {
     if (docs.size === 0) return null;
     const list = [...docs.values()];
     await Promise.all(
-      list.map(({ key, refs }) => this.reserves.push({ ...key, entry: { id, at, refs } })),
+      list.map(({ key, refs }) =>
+        this.writes.push({ ...key, kind: 'reserve', entryId: id, entry: { at, refs } }),
+      ),
     );
     if (this.now().getTime() - at.getTime() > STALE_MS / 2)
       throw new Error('commission stats reserved too slowly: the write is left for a retry');
-    return new StatsReservation(id, list, this.settles);
+    return new StatsReservation(id, list, this.writes);
   }
 
   /** The merchant's figures over all its affiliates. */
@@ -205,56 +226,49 @@ export class StatsTally {
     return Object.fromEntries(unique.map((id) => [id, presentStats(byId.get(id)?.currencies)]));
   }
 
-  private async writeReserves(items: ReserveItem[]): Promise<void> {
+  /**
+   * One update per stats document for everything of the batch (docOp). When one fails (a
+   * settled reservation was gone: the sweep settled it while this process was stalled past
+   * `STALE_MS`), its reservations are written alone and each settle is retried alone, so none
+   * is added twice and none is lost.
+   */
+  private async write(items: TallyItem[]): Promise<void> {
     await Promise.all(
       SCOPES.map(async (scope) => {
-        const merged = new Map<string, { key: DocKey; entries: PendingEntry[] }>();
+        const byDoc = new Map<string, DocWrite>();
         for (const item of items.filter((i) => i.scope === scope)) {
-          const doc = merged.get(item.id) ?? { key: item, entries: [] };
-          doc.entries.push(item.entry);
-          merged.set(item.id, doc);
+          const doc = byDoc.get(item.id) ?? { key: item, reserves: [], settles: [] };
+          if (item.kind === 'reserve') doc.reserves.push(item);
+          else doc.settles.push(item);
+          byDoc.set(item.id, doc);
         }
-        if (merged.size === 0) return;
-        const ops = [...merged.values()].map(
-          ({ key, entries }): AnyBulkWriteOperation<StatsDoc> => ({
-            updateOne: {
-              filter: { _id: key.id, merchant_id: key.merchantId },
-              update: { $push: { pending: { $each: entries } } } as never,
-              upsert: true,
-            },
-          }),
-        );
-        await this.models[scope].bulkWrite(ops, { ordered: false });
+        if (byDoc.size === 0) return;
+        const docs = [...byDoc.values()];
+        const failed = await this.bulk(scope, docs.map(docOp));
+        const retries = docs
+          .filter((_, i) => failed[i])
+          .flatMap((d): DocWrite[] => [
+            ...(d.reserves.length ? [{ key: d.key, reserves: d.reserves, settles: [] }] : []),
+            ...d.settles.map((s) => ({ key: d.key, reserves: [], settles: [s] })),
+          ]);
+        if (retries.length === 0) return;
+        const again = await this.bulk(scope, retries.map(docOp));
+        // A lone settle that fails was settled by the sweep; a lone reservation must not fail.
+        if (retries.some((r, i) => again[i] && r.reserves.length > 0))
+          throw new Error('commission stats reservation failed');
       }),
     );
   }
 
-  /**
-   * One update per stats document for all its settles in the batch, conditional on all their
-   * reservations still being there. When one is not (the sweep settled it: this process was
-   * stalled past `STALE_MS`), each settle is retried alone, so none is added twice.
-   */
-  private async writeSettles(items: SettleItem[]): Promise<void> {
-    await Promise.all(
-      SCOPES.map(async (scope) => {
-        const mine = items.filter((i) => i.scope === scope);
-        if (mine.length === 0) return;
-        type Merged = { key: DocKey; ids: string[]; delta: Map<string, StatVector> };
-        const merged = new Map<string, Merged>();
-        for (const item of mine) {
-          const doc: Merged = merged.get(item.id) ?? { key: item, ids: [], delta: new Map() };
-          doc.ids.push(item.entryId);
-          for (const [currency, figures] of item.delta)
-            doc.delta.set(currency, addTo(doc.delta.get(currency) ?? [...ZERO_STATS], figures));
-          merged.set(item.id, doc);
-        }
-        const model = this.models[scope];
-        const ops = [...merged.values()].map(({ key, ids, delta }) => settleOp(key, ids, delta));
-        const result = await model.bulkWrite(ops, { ordered: false });
-        if (result.matchedCount === ops.length) return;
-        const one = mine.map((i) => settleOp(i, [i.entryId], i.delta));
-        await model.bulkWrite(one, { ordered: false });
-      }),
-    );
+  /** Which operations failed their condition (a duplicate `_id`); anything else throws. */
+  async bulk(scope: StatsScope, ops: AnyBulkWriteOperation<StatsDoc>[]): Promise<boolean[]> {
+    try {
+      await this.models[scope].bulkWrite(ops, { ordered: false });
+      return ops.map(() => false);
+    } catch (error) {
+      const results = failuresByIndex(error, ops.length);
+      if (results.some((e) => e && !isDuplicateKeyError(e))) throw error;
+      return results.map((e) => e !== undefined);
+    }
   }
 }
