@@ -25,7 +25,7 @@ import { SYSTEM_PROCESSES, startSystem } from '../system';
 import { prepareAffiliate, type BenchMerchant } from './money-bench';
 import { createMerchant } from './create-merchant';
 import { growthPerEvent, PRUNED } from './scale-events';
-import { listLatencies, printPhase, restartAll } from './scale-report';
+import { databaseSettled, listLatencies, printPhase, restartAll } from './scale-report';
 
 const SMALL = 1_000;
 
@@ -100,8 +100,14 @@ async function main(argv: string[]): Promise<void> {
           seedCommissions(commissionDb, target, { count: commissions }),
         );
     };
+    // Each restart waits for the previous service's start-up sweeps (scans on this server).
+    const gatewayDb = mongo.useDb('gateway').db!;
+    const settled = async () => {
+      const waited = await databaseSettled(() => gatewayDb.collection('merchants').findOne({}));
+      say(`  (database settled after ${(waited / 1000).toFixed(0)} s)`);
+    };
     const phase = async (merchant: BenchMerchant) => ({
-      started: await restartAll(system),
+      started: await restartAll(system, settled),
       lists: await listLatencies(system.gatewayUrl, merchant, requests),
     });
 
