@@ -22,7 +22,7 @@ import { randomUUID } from 'node:crypto';
 import type { AnyBulkWriteOperation } from 'mongoose';
 import type { CommissionStats } from '@aff/contracts';
 import { Batcher } from '@aff/messaging';
-import { failuresByIndex, isDuplicateKeyError } from '@aff/mongo';
+import { ScopedRepository, failuresByIndex, isDuplicateKeyError, scoped } from '@aff/mongo';
 import {
   STAT_KEYS,
   ZERO_STATS,
@@ -103,14 +103,14 @@ export function appliedSum(
  * existing document, the insert collides on `_id` and the update fails alone, changing nothing.
  */
 export function docOp(w: DocWrite): AnyBulkWriteOperation<StatsDoc> {
-  const filter: Record<string, unknown> = { _id: w.key.id, merchant_id: w.key.merchantId };
+  const conditions: Record<string, unknown> = {};
   const $set: Record<string, unknown> = {};
   const $unset: Record<string, ''> = {};
   const $inc: Record<string, number> = {};
   for (const r of w.reserves) $set[`reserved.${r.entryId}`] = r.entry;
   const merged = new Map<string, StatVector>();
   for (const settle of w.settles) {
-    filter[`reserved.${settle.entryId}`] = { $exists: true };
+    conditions[`reserved.${settle.entryId}`] = { $exists: true };
     $unset[`reserved.${settle.entryId}`] = '';
     for (const [currency, figures] of settle.delta)
       merged.set(currency, addTo(merged.get(currency) ?? [...ZERO_STATS], figures));
@@ -123,7 +123,8 @@ export function docOp(w: DocWrite): AnyBulkWriteOperation<StatsDoc> {
   if (Object.keys($set).length) update.$set = $set;
   if (Object.keys($unset).length) update.$unset = $unset;
   if (Object.keys($inc).length) update.$inc = $inc;
-  return { updateOne: { filter, update: update as never, upsert: true } };
+  const filter = scoped<StatsDoc>(w.key.merchantId, { _id: w.key.id, ...conditions });
+  return { updateOne: { filter, update, upsert: true } };
 }
 
 /** The writes one reservation covers, and the stats documents it is pending on. */
@@ -159,10 +160,18 @@ export class StatsTally {
     },
   });
 
+  /** Reads of one merchant's stats documents. */
+  private readonly scopedModels: Record<StatsScope, ScopedRepository<StatsDoc>>;
+
   constructor(
     readonly models: StatsModels,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.scopedModels = {
+      affiliate: new ScopedRepository(models.affiliate),
+      merchant: new ScopedRepository(models.merchant),
+    };
+  }
 
   /**
    * Reserves what the writes about to happen would add (null when none changes a figure).
@@ -206,10 +215,11 @@ export class StatsTally {
 
   /** The merchant's figures over all its affiliates. */
   async merchantTotals(merchantId: string): Promise<CommissionStats> {
-    const doc = await this.models.merchant
-      .findOne({ _id: merchantId, merchant_id: merchantId }, { currencies: 1 })
-      .lean<StatsDoc>()
-      .exec();
+    const doc = await this.scopedModels.merchant.findOne(
+      merchantId,
+      { _id: merchantId },
+      { projection: { currencies: 1 } },
+    );
     return presentStats(doc?.currencies);
   }
 
@@ -217,10 +227,11 @@ export class StatsTally {
   async ofAffiliates(merchantId: string, ids: string[]): Promise<Record<string, CommissionStats>> {
     const unique = [...new Set(ids)];
     const docs = unique.length
-      ? await this.models.affiliate
-          .find({ _id: { $in: unique }, merchant_id: merchantId }, { currencies: 1 })
-          .lean<StatsDoc[]>()
-          .exec()
+      ? await this.scopedModels.affiliate.find(
+          merchantId,
+          { _id: { $in: unique } },
+          { projection: { currencies: 1 } },
+        )
       : [];
     const byId = new Map(docs.map((doc) => [doc._id, doc]));
     return Object.fromEntries(unique.map((id) => [id, presentStats(byId.get(id)?.currencies)]));
