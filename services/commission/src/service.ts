@@ -55,10 +55,7 @@ export function buildCommission(deps: ServiceDeps<CommissionConfig, CommissionMo
     },
     counted,
   );
-  const statsSweep = new StatsSweep(tally, {
-    c: models.commission.collection,
-    s: models.sale.collection,
-  });
+  const statsSweep = new StatsSweep(tally, { c: models.commission, s: models.sale });
   const backfill = new StatsBackfill(tally, models.sale, models.commission);
   const newest = new NewestList(models.commission, counts);
   const settlement = new SettlementUseCases(commissions, sales);

@@ -168,7 +168,7 @@ it('settles what a dead writer reserved from the records, and counts old records
   await commissions.collection.insertOne({ ...written, stats_marks: [reservation!.id] } as never);
   // Nothing shows before the sweep settles it, and only the write that landed counts.
   expect(await totals(merchantId)).toEqual(before);
-  const marked = { c: commissions.collection, s: saleModel(mongo).collection };
+  const marked = { c: commissions, s: saleModel(mongo) };
   expect(await new StatsSweep(tally, marked).run()).toBeGreaterThanOrEqual(2);
   expect(figures(await totals(merchantId), 'USD')).toEqual([2_300, 0, 0, 2_300, 10_000, 10_000]);
   expect(figures((await ofAffiliates(merchantId, [a.id]))[a.id]!, 'USD')).toEqual(

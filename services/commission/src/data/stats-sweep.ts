@@ -3,8 +3,11 @@
  * failed (older than `STALE_MS`) from the marks the record writes carry: a record whose
  * `stats_marks` holds the reservation's id was written under it, anything else was not.
  */
-import type { Collection } from 'mongoose';
+import type { FilterQuery, Model } from 'mongoose';
+import { ScopedRepository } from '@aff/mongo';
+import type { CommissionDoc } from './commission.schema';
 import type { RecordKind, StatsDoc, StatsScope } from './commission-stats.schema';
+import type { SaleDoc } from './sale.schema';
 import { STALE_MS, appliedSum, docOp, type StatsTally } from './stats-tally';
 
 export const STATS_SWEEP_EVERY_MS = 30_000;
@@ -16,15 +19,33 @@ interface Marked {
   stats_marks?: string[];
 }
 
-/** The commissions and sales collections, by the kind a reservation names. */
-export type MarkedCollections = Record<RecordKind, Collection>;
+/** The commissions and sales models, by the kind a reservation names. */
+export interface MarkedModels {
+  c: Model<CommissionDoc>;
+  s: Model<SaleDoc>;
+}
+
+/** The marks of one merchant's records of one kind, by id. */
+type MarksReader = (merchantId: string, ids: string[]) => Promise<Marked[]>;
+
+function marksReader<T extends { _id: string; merchant_id: string }>(model: Model<T>): MarksReader {
+  const records = new ScopedRepository(model);
+  return (merchantId, ids) =>
+    records.find<Marked>(merchantId, { _id: { $in: ids } } as FilterQuery<T>, {
+      projection: { stats_marks: 1 },
+    });
+}
 
 export class StatsSweep {
+  private readonly records: Record<RecordKind, MarksReader>;
+
   constructor(
     private readonly tally: StatsTally,
-    private readonly records: MarkedCollections,
+    records: MarkedModels,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.records = { c: marksReader(records.c), s: marksReader(records.s) };
+  }
 
   /** The number of stale reservations settled. */
   async run(): Promise<number> {
@@ -68,11 +89,7 @@ export class StatsSweep {
     for (const kind of ['c', 's'] as RecordKind[]) {
       const ids = [...new Set(refs.filter(([k]) => k === kind).map(([, id]) => id))];
       if (ids.length === 0) continue;
-      const docs = await this.records[kind]
-        .find<Marked>({ _id: { $in: ids }, merchant_id: merchantId } as never, {
-          projection: { stats_marks: 1 },
-        })
-        .toArray();
+      const docs = await this.records[kind](merchantId, ids);
       for (const doc of docs) marks.set(`${kind}:${doc._id}`, doc.stats_marks ?? []);
     }
     return marks;
