@@ -5,11 +5,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { freePort } from './free-port';
-import { listensOn } from './port-owner';
 import { spawnManaged, type ManagedProcess } from './managed-process';
 import { findRepoRoot } from './repo-root';
+import { waitUntilReady } from './wait-until-ready';
 import type { Infra } from './types';
 
 /** Every process of the system, in start order; the gateway last so it is ready last. */
@@ -287,35 +286,4 @@ async function startSystemOnce(opts: StartSystemOptions): Promise<RunningSystem>
       );
     },
   };
-}
-
-async function waitUntilReady(
-  name: string,
-  url: string,
-  child: ManagedProcess,
-  recent: string[],
-  timeoutMs = 60_000,
-): Promise<void> {
-  let exited = false;
-  void child.exited.then(() => {
-    exited = true;
-  });
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (exited) break;
-    const ready = await fetch(url)
-      .then((res) => res.ok)
-      .catch(() => false);
-    // Only our child's answer counts: another process may have taken the port first.
-    if (
-      ready &&
-      (child.pid === undefined || listensOn(child.pid, Number(new URL(url).port)) !== false)
-    )
-      return;
-    await delay(150);
-  }
-  await child.stop('SIGKILL');
-  throw new Error(
-    `${name} did not become ready (${exited ? 'it exited' : 'timed out'}). Last output:\n${recent.join('\n')}`,
-  );
 }
