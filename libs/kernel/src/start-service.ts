@@ -107,7 +107,6 @@ export async function startWiring<
   await wiring.load?.();
   const consumers = (await Promise.all((wiring.consumers ?? []).map((start) => start()))).flat();
   for (const worker of wiring.workers ?? []) worker.start?.();
-  const jobs = startIntervalJobs(wiring.intervals ?? [], log);
   const subscription = serveRpc(nc, name, wiring.rpc, log);
 
   const health = await startHealthServer(config.HEALTH_PORT, {
@@ -119,6 +118,8 @@ export async function startWiring<
   // server, as long as the history) and would otherwise compete with the start. Writes made
   // before are relayed all the same (relaying needs no start).
   relay.start({ intervalMs: config.OUTBOX_SWEEP_MS });
+  // Likewise timed jobs: a start-up pass (commission's stats backfill) reads whole collections.
+  const jobs = startIntervalJobs(wiring.intervals ?? [], log);
 
   return {
     healthPort: health?.port,
