@@ -9,22 +9,15 @@ import { AppError } from '@aff/api';
 import type { AffiliateView, EventEnvelope } from '@aff/contracts';
 import type { AffiliatePresenter } from './affiliate-presenter';
 import type { AffiliateStore, CallContext, OneTimeTokenStore } from './ports';
-import type { AffiliateRecord } from './records';
+import type { AffiliateRecord, EmailConfirmationRecord } from './records';
 import { hashLinkToken, newLinkToken } from './link-tokens';
 
 const INVALID = 'This confirmation link is invalid, used, expired or replaced by a newer one.';
 
 export const invalidLink = () => new AppError('not_found', INVALID);
 
-export interface ConfirmationRecord {
-  _id: string;
-  merchant_id: string;
-  /** The address this link confirms. */
-  email: string;
-  token_hash: string;
-  expires_at: Date;
-  used_at: Date | null;
-}
+/** A link's record, whichever address it confirms (both kinds have the same shape). */
+export type ConfirmationRecord = EmailConfirmationRecord;
 
 /** An address awaiting confirmation: whose, for what (`target`), which. */
 export interface PendingAddress<Target> {
