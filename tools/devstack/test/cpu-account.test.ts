@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
-import { CpuMeter } from '../src/bench/cpu-account';
+import { CpuMeter, namesPort } from '../src/bench/cpu-account';
 import type { RunningSystem } from '../src/system';
 
 const onLinux = process.platform === 'linux' ? it : it.skip;
@@ -76,4 +76,13 @@ onLinux('charges each process the CPU it spent in the window, per event', async 
   } finally {
     server.kill('SIGKILL');
   }
+});
+
+it('finds a server by its port as an argument or as redis-server titles itself, not in a URL', () => {
+  expect(namesPort(['/usr/bin/nats-server', '--port', '4222', ''].join('\0'), '4222')).toBe(true);
+  expect(namesPort('/usr/bin/redis-server 127.0.0.1:6379', '6379')).toBe(true);
+  expect(namesPort('/usr/bin/redis-server 127.0.0.1:6379', '637')).toBe(false);
+  expect(
+    namesPort(['node', 'skeleton-gateway.js', '5000', 'nats://127.0.0.1:4222'].join('\0'), '4222'),
+  ).toBe(false);
 });

@@ -3,6 +3,7 @@
  * node:http server answering fixed JSON, and one process running the same query).
  */
 import { startBaseline } from './bench-targets';
+import type { CountedProcess } from './cpu-account';
 import { measure, type Measurement } from './measure';
 import type { BenchMerchant } from './money-bench';
 
@@ -12,6 +13,11 @@ export async function benchAffiliateList(
   gatewayUrl: string,
   merchant: BenchMerchant,
   load: { connections: number; durationSeconds: number },
+  /** CPU windows: the gateway's path (the system's processes) and the one-process baseline. */
+  windows: {
+    gateway?: () => { end(events: number): unknown };
+    oneProcess?: (processes: CountedProcess[]) => () => { end(events: number): unknown };
+  } = {},
 ) {
   const auth = `Basic ${Buffer.from(`${merchant.api_secret}:`).toString('base64')}`;
   await seedAffiliates(gatewayUrl, auth, 60);
@@ -23,11 +29,16 @@ export async function benchAffiliateList(
       ...load,
       url: `${gatewayUrl}/v1/affiliates?limit=25`,
       headers: { authorization: auth },
+      window: windows.gateway,
     }),
   );
   rows.push(await measure('(a) bare node:http, fixed JSON', { ...load, url: `${fixed.url}/` }));
   rows.push(
-    await measure('(b) one-process node:http + same query', { ...load, url: `${monolith.url}/` }),
+    await measure('(b) one-process node:http + same query', {
+      ...load,
+      url: `${monolith.url}/`,
+      window: windows.oneProcess?.([{ name: 'one process', pid: monolith.pid }]),
+    }),
   );
   return {
     rows,

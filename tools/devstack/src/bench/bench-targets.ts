@@ -5,6 +5,8 @@ import { freePort } from '../free-port';
 
 export interface BenchTarget {
   url: string;
+  /** The server's process, for its CPU account. */
+  pid: number;
   stop(): void;
 }
 
@@ -20,5 +22,9 @@ export async function startBaseline(
     child.once('message', () => resolve());
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
   });
-  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    stop: () => child.kill('SIGTERM'),
+  };
 }

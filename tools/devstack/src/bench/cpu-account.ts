@@ -10,6 +10,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import type { Infra } from '../types';
 import type { RunningSystem } from '../system';
 
@@ -24,6 +25,17 @@ export interface CpuAccount {
   seconds: number;
   rows: CpuRow[];
   totalMsPerEvent: number;
+  /** Cores of the machine, and how busy they all were in the window (0..1, from /proc/stat). */
+  cores: number;
+  machineBusyShare?: number;
+  /** This process's CPU per event (the load generator's, autocannon's): not in `rows`. */
+  loadGeneratorMsPerEvent: number;
+}
+
+/** A process to count by pid (a bench baseline's child), named as its row will be. */
+export interface CountedProcess {
+  name: string;
+  pid: number;
 }
 
 type Sample = Map<string, number>;
@@ -43,13 +55,20 @@ export class CpuMeter {
     ]);
   }
 
-  /** Starts a window; `end(events)` closes it. Processes started meanwhile count from zero. */
-  start(): { end(events: number): CpuAccount } {
-    const before = this.sample();
+  /**
+   * Starts a window; `end(events)` closes it. Processes started meanwhile count from zero.
+   * `only`: these processes (and the servers) instead of the system's, e.g. a bench baseline.
+   */
+  start(only?: CountedProcess[]): { end(events: number): CpuAccount } {
+    const before = this.sample(only);
+    const machineBefore = machineTicks();
+    const loadBefore = process.cpuUsage();
     const startedAt = Date.now();
     return {
       end: (events) => {
-        const after = this.sample();
+        const after = this.sample(only);
+        const machineAfter = machineTicks();
+        const load = process.cpuUsage(loadBefore);
         const rows = [...after]
           .map(([name, seconds]) => ({
             process: name,
@@ -62,19 +81,22 @@ export class CpuMeter {
           seconds: (Date.now() - startedAt) / 1000,
           rows,
           totalMsPerEvent: rows.reduce((sum, row) => sum + row.msPerEvent, 0),
+          cores: os.cpus().length,
+          machineBusyShare: busyShare(machineBefore, machineAfter),
+          loadGeneratorMsPerEvent: (load.user + load.system) / 1000 / Math.max(events, 1),
         };
       },
     };
   }
 
-  private sample(): Sample {
+  private sample(only?: CountedProcess[]): Sample {
     const sample: Sample = new Map();
     const add = (name: string, pid: number) => {
       const seconds = cpuSeconds(pid, this.ticksPerSecond);
       if (seconds !== undefined) sample.set(name, (sample.get(name) ?? 0) + seconds);
     };
     // Replicas of one service add up under its name.
-    for (const { name, pid } of this.system.processes()) add(name, pid);
+    for (const { name, pid } of only ?? this.system.processes()) add(name, pid);
     for (const [name, pids] of this.servers) for (const pid of pids) add(name, pid);
     return sample;
   }
@@ -88,8 +110,14 @@ export function formatCpuAccounts(accounts: Record<string, CpuAccount | undefine
   const lines = ['CPU ms per event by process (all processes share the cores):'];
   for (const [name, account] of entries) {
     const parts = account.rows.map((row) => `${row.process} ${row.msPerEvent.toFixed(2)}`);
+    // The machine's busy share says whether the cores were full; the bench's own load
+    // generator and other work on the machine are in it but not in the total.
+    const busy =
+      account.machineBusyShare === undefined
+        ? ''
+        : `; cores ${(account.machineBusyShare * 100).toFixed(0)} % busy, load generator ${account.loadGeneratorMsPerEvent.toFixed(2)} not in the total`;
     lines.push(
-      `  ${name} (${account.events} in ${account.seconds.toFixed(1)} s): total ${account.totalMsPerEvent.toFixed(2)} = ${parts.join(', ')}`,
+      `  ${name} (${account.events} in ${account.seconds.toFixed(1)} s): total ${account.totalMsPerEvent.toFixed(2)} = ${parts.join(', ')}${busy}`,
     );
   }
   return lines.join('\n');
@@ -106,6 +134,27 @@ function cpuSeconds(pid: number, ticksPerSecond: number): number | undefined {
   }
 }
 
+/** All cores' busy and total ticks since boot (the `cpu` line of /proc/stat). */
+function machineTicks(): { busy: number; total: number } | undefined {
+  try {
+    const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
+    const ticks = line.trim().split(/\s+/).slice(1).map(Number);
+    const total = ticks.reduce((sum, t) => sum + t, 0);
+    // idle and iowait are the 4th and 5th fields.
+    return { busy: total - (ticks[3] ?? 0) - (ticks[4] ?? 0), total };
+  } catch {
+    return undefined;
+  }
+}
+
+function busyShare(
+  before: ReturnType<typeof machineTicks>,
+  after: ReturnType<typeof machineTicks>,
+): number | undefined {
+  if (!before || !after || after.total <= before.total) return undefined;
+  return (after.busy - before.busy) / (after.total - before.total);
+}
+
 function clockTicks(): number {
   try {
     return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
@@ -114,7 +163,18 @@ function clockTicks(): number {
   }
 }
 
-/** Local processes whose command line names the URL's port as an argument of its own. */
+/**
+ * Whether a command line names the port as an argument of its own (`--port 4222`), or as a
+ * bare `host:port`: redis-server rewrites its command line to `redis-server 127.0.0.1:6379`, one
+ * string with spaces. A URL (`nats://127.0.0.1:4222`, a client's argument) does not count.
+ */
+export function namesPort(cmdline: string, port: string): boolean {
+  return cmdline
+    .split(/[\0\s]+/)
+    .some((arg) => arg === port || (!arg.includes('/') && arg.endsWith(`:${port}`)));
+}
+
+/** Local processes whose command line names the URL's port (namesPort). */
 function pidsListeningOn(url: string): number[] {
   const port = new URL(url).port;
   if (!port) return [];
@@ -127,8 +187,7 @@ function pidsListeningOn(url: string): number[] {
   return entries
     .filter((pid) => {
       try {
-        const args = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-        return args.includes(port);
+        return namesPort(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'), port);
       } catch {
         return false;
       }

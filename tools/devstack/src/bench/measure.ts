@@ -17,6 +17,8 @@ export interface LoadOptions {
   body?: string;
   connections: number;
   durationSeconds: number;
+  /** Opened after the warm-up, around the measured run; closed with the 2xx answers. */
+  window?: () => { end(events: number): unknown };
 }
 
 export async function measure(name: string, opts: LoadOptions): Promise<Measurement> {
@@ -29,7 +31,9 @@ export async function measure(name: string, opts: LoadOptions): Promise<Measurem
     connections: opts.connections,
   };
   await autocannon({ ...request, duration: 2 });
+  const window = opts.window?.();
   const result = await autocannon({ ...request, duration: opts.durationSeconds });
+  window?.end(result['2xx']);
   return {
     name,
     // Only 2xx answers count: an error page served fast is not throughput.

@@ -13,13 +13,13 @@
  *    referrals (console-phase.ts; `--only console` runs that phase alone, at the issue's
  *    100,000 referrals, on the local server's memory store unless `--console-backend h2`).
  * `--only charges` runs the charge phase alone (with `--charges N`): drain, steady, CPU and
- * documents written per charge.
- * With each of visits, charge drain and webhook drain: the CPU time each process spent per event
- * in that window (cpu-account.ts), which says what bounds the figure on shared cores.
- * Prints every figure and whether each target is met; `--json FILE` writes them as JSON too.
- *   npm run bench -- [--duration 10] [--connections 20] [--json FILE] [--only console|charges]
- *     [--affiliates 10000] [--console-referrals N] [--console-commissions 10000]
- *     [--console-requests 30] [--console-backend memory|h2] [--skip-console]
+ * documents written per charge. `--only visits` runs the first phase alone: the raw insert
+ * baseline, visits without and with a subscriber, the skeleton, and their targets.
+ * With each of visits, the skeleton, the charge drain, the webhook drain and the affiliate list:
+ * the CPU time each process spent per event in that window (cpu-account.ts). Prints every figure
+ * and whether each target is met, and under each one missed what bounds it, computed from that
+ * CPU and the documents written (bench-verdict.ts, missed-bounds.ts); `--json FILE` writes the
+ * figures as JSON too. `--help` prints the options.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -38,15 +38,13 @@ import {
   runConsolePhase,
 } from './console-phase';
 import { createMerchant } from './create-merchant';
-import { CpuMeter, formatCpuAccounts, type CpuAccount } from './cpu-account';
+import { benchTargets, CPU, formatTargets } from './bench-verdict';
+import { CpuMeter, formatCpuAccounts, type CountedProcess, type CpuAccount } from './cpu-account';
+import { BENCH_USAGE } from './bench-usage';
 import { formatTable } from './measure';
-import { benchVisits, prepareAffiliate } from './money-bench';
-import { measureRawInserts } from './raw-insert';
 import { benchReferralList } from './referral-list-bench';
-import { benchVisitSkeleton } from './skeleton-bench';
 import { settleCpu } from './settle';
-import { benchHookedVisits } from './hooked-visits';
-import { VisitDrainProbe } from './visit-drain';
+import { formatVisitPhase, runVisitPhase } from './visit-phase';
 import { benchWebhooks, formatWebhookBench } from './webhook-bench';
 import { formatWriteAccounts, WriteMeter } from './write-stats';
 
@@ -72,11 +70,18 @@ async function main(argv: string[]): Promise<void> {
       charges: { type: 'string', default: '2000' },
       deliveries: { type: 'string', default: '2000' },
       referrals: { type: 'string', default: '10000' },
+      help: { type: 'boolean', default: false },
       ...CONSOLE_ARGS,
     },
   });
-  if (values.only !== undefined && values.only !== 'console' && values.only !== 'charges')
-    throw new Error(`--only ${values.only}: the phases that run alone are console and charges`);
+  if (values.help) {
+    process.stdout.write(BENCH_USAGE);
+    return;
+  }
+  if (values.only !== undefined && !['console', 'charges', 'visits'].includes(values.only))
+    throw new Error(
+      `--only ${values.only}: the phases that run alone are visits, charges, console`,
+    );
   const durationSeconds = Number(values.duration);
   const connections = Number(values.connections);
   const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -117,8 +122,8 @@ async function main(argv: string[]): Promise<void> {
     const newMerchant = (name: string) => createMerchant(root, infra, name);
     const meter = new CpuMeter(system, infra);
     const cpu: Record<string, CpuAccount | undefined> = {};
-    const windowFor = (name: string) => () => {
-      const window = meter.start();
+    const windowFor = (name: string, only?: CountedProcess[]) => () => {
+      const window = meter.start(only);
       return { end: (events: number) => (cpu[name] = window.end(events)) };
     };
     const chargePhase = () =>
@@ -128,7 +133,7 @@ async function main(argv: string[]): Promise<void> {
         steadyRate: 20,
         steadySeconds: durationSeconds,
         log: say,
-        drainWindow: windowFor('charge drain, once started'),
+        drainWindow: windowFor(CPU.chargeDrain),
         writes,
       });
     if (values.only === 'charges') {
@@ -141,35 +146,51 @@ async function main(argv: string[]): Promise<void> {
     }
     const merchant = newMerchant('Bench');
     const load = { connections, durationSeconds };
-
-    say('raw inserts …');
-    const raw = await measureRawInserts(infra.mongoUrl, connections, durationSeconds);
-    say(
-      `raw single-document inserts, ${connections} writers: ${raw.insertsPerSecond.toFixed(0)}/s (warm-up windows of ${raw.warmup.windowSeconds} s: ${raw.warmup.insertsPerSecond.join(', ')}/s)`,
-    );
-
-    const probe = await VisitDrainProbe.open(infra.mongoUrl, infra.natsUrl);
-    stops.push(() => probe.close());
-    say('visits …');
-    const affiliate = await prepareAffiliate(system.gatewayUrl, merchant);
-    const visits = await benchVisits(
-      system.gatewayUrl,
-      merchant,
-      affiliate.links[0].token,
+    const visitPhase = await runVisitPhase(infra, {
+      gatewayUrl: system.gatewayUrl,
       load,
-      probe,
-      { name: 'POST /t/v1/visits (new referral each)', window: windowFor('visits'), writes },
-    );
-
-    say('visits with a referral.created subscriber …');
-    const hooked = await benchHookedVisits(system.gatewayUrl, newMerchant('Bench hooked'), load, {
-      probe,
-      window: windowFor('visits with a referral.created subscriber'),
+      merchant,
+      hookedMerchant: () => newMerchant('Bench hooked'),
+      windowFor,
       writes,
+      say,
+      onStop: (stop) => stops.push(stop),
     });
-
-    say('visit skeleton …');
-    const skeleton = await benchVisitSkeleton(infra, load);
+    const { raw, visits, hooked, skeleton } = visitPhase;
+    const machine = `machine: ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'unknown cpu'}, Node ${process.version}; local database: mongo-java-server (H2)`;
+    const rawLine = `raw single-document inserts (${connections} writers, warmed): ${raw.insertsPerSecond.toFixed(0)}/s; first ${raw.warmup.windowSeconds} s of the cold server: ${raw.warmup.insertsPerSecond[0] ?? '?'}/s`;
+    const visitWrites = {
+      visit: visits.writes,
+      'visit with a referral.created subscriber': hooked.writes,
+    };
+    if (values.only === 'visits') {
+      const targets = benchTargets({
+        rawInsertsPerSecond: raw.insertsPerSecond,
+        cpu,
+        visits: visitPhase,
+      });
+      say(
+        [
+          '',
+          machine,
+          rawLine,
+          formatTable([visits, hooked, skeleton]),
+          formatVisitPhase(visitPhase),
+          '',
+          formatCpuAccounts(cpu),
+          '',
+          formatWriteAccounts(visitWrites),
+          '',
+          formatTargets(targets),
+          `bench took ${((Date.now() - benchStarted) / 1000).toFixed(0)} s`,
+        ].join('\n'),
+      );
+      if (values.json) {
+        const figures = { raw, visits, hooked, skeleton, cpu, targets };
+        fs.writeFileSync(values.json, `${JSON.stringify(figures, null, 2)}\n`);
+      }
+      return;
+    }
 
     const charges = await chargePhase();
 
@@ -183,10 +204,17 @@ async function main(argv: string[]): Promise<void> {
     });
 
     say('affiliate list against one-process baselines …');
-    const affiliates = await benchAffiliateList(root, infra.mongoUrl, system.gatewayUrl, merchant, {
-      connections,
-      durationSeconds: Math.max(3, Math.round(durationSeconds / 2)),
-    });
+    const affiliates = await benchAffiliateList(
+      root,
+      infra.mongoUrl,
+      system.gatewayUrl,
+      merchant,
+      { connections, durationSeconds: Math.max(3, Math.round(durationSeconds / 2)) },
+      {
+        gateway: windowFor(CPU.affiliatesGateway),
+        oneProcess: (processes) => windowFor(CPU.affiliatesOneProcess, processes),
+      },
+    );
     stops.push(...affiliates.stops);
 
     // Last: it stops and restarts the webhook process to measure a backlog drain.
@@ -195,7 +223,7 @@ async function main(argv: string[]): Promise<void> {
       liveEvents: 100,
       backlogEvents: Number(values.deliveries),
       log: say,
-      drainWindow: windowFor('webhook drain, once started'),
+      drainWindow: windowFor(CPU.webhookDrain),
       writes,
     });
 
@@ -214,35 +242,26 @@ async function main(argv: string[]): Promise<void> {
         affiliates.gateway.requestsPerSecond / affiliates.monolith.requestsPerSecond,
     };
     const writeAccounts = {
-      visit: visits.writes,
-      'visit with a referral.created subscriber': hooked.writes,
+      ...visitWrites,
       charge: charges.writes,
       'webhook delivery': webhooks.writes,
     };
-    // Issue 32's targets; the two list targets are an earlier issue's.
-    const targets = [
-      check('visits / raw inserts', ratios.visits, '>=', 0.25),
-      check('visits with a subscriber / raw inserts', ratios.visits_with_subscriber, '>=', 0.15),
-      check('charge drain / raw inserts', ratios.commission_drain, '>=', 0.05),
-      check('webhook drain / raw inserts', ratios.webhook_drain, '>=', 0.3),
-      check('hook → commission p99 ms at 20/s', charges.steady.p99Ms, '<=', 150),
-      check('documents written per charge', charges.writes?.totalPerEvent ?? NaN, '<=', 8),
-      check('referral list 10k / 100', ratios.referral_list_large_vs_small, '>=', 0.5),
-      check(
-        'affiliate list gateway / one-process',
-        ratios.affiliates_gateway_vs_one_process,
-        '>=',
-        0.7,
-      ),
-    ];
+    const targets = benchTargets({
+      rawInsertsPerSecond: raw.insertsPerSecond,
+      cpu,
+      visits: visitPhase,
+      charges,
+      webhooks,
+      referralList: list,
+      affiliates,
+    });
     say(
       [
         '',
-        `machine: ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'unknown cpu'}, Node ${process.version}; local database: mongo-java-server (H2)`,
-        `raw single-document inserts (${connections} writers, warmed): ${raw.insertsPerSecond.toFixed(0)}/s; first ${raw.warmup.windowSeconds} s of the cold server: ${raw.warmup.insertsPerSecond[0] ?? '?'}/s`,
+        machine,
+        rawLine,
         formatTable([visits, hooked, skeleton, list.small, list.large, ...affiliates.rows]),
-        `visits are counted when answered 2xx, written and published: the load ran ${visits.loadSeconds.toFixed(1)} s, the write-behind finished ${visits.drainSeconds.toFixed(1)} s later (with a subscriber, also every referral.created delivered: ${hooked.loadSeconds.toFixed(1)} s + ${hooked.drainSeconds.toFixed(1)} s)`,
-        `visit skeleton / raw inserts: ${ratios.visit_skeleton.toFixed(3)} (no target: the ceiling of the design's visit path); visits / skeleton: ${ratios.visits_vs_skeleton.toFixed(3)}`,
+        formatVisitPhase(visitPhase),
         '',
         `charges: ${charges.customers} attributed customers; backlog of ${charges.drain.charges} charges: ${charges.drain.measured} commissions in ${charges.drain.seconds.toFixed(1)} s from tracking and commission being ready = ${charges.drain.commissionsPerSecond.toFixed(1)}/s (start-up, off the clock: ${charges.drain.startupSeconds.toFixed(1)} s)`,
         `hook → commission readable at ${charges.steady.ratePerSecond} charges/s: p50 ${charges.steady.p50Ms} ms, p99 ${charges.steady.p99Ms} ms (${charges.steady.samples} samples, ${charges.steady.missing} not seen)`,
@@ -254,11 +273,7 @@ async function main(argv: string[]): Promise<void> {
         '',
         consolePages ? formatConsolePhase(consolePages) : 'console pages: skipped',
         '',
-        'targets (each a ratio to a baseline of this run):',
-        ...targets.map(
-          (t) =>
-            `  ${t.met ? 'met   ' : 'MISSED'} ${t.name}: ${t.value.toFixed(3)} (target ${t.op} ${t.target})`,
-        ),
+        formatTargets(targets),
         `bench took ${((Date.now() - benchStarted) / 1000).toFixed(0)} s`,
       ].join('\n'),
     );
@@ -284,9 +299,4 @@ async function main(argv: string[]): Promise<void> {
   } finally {
     for (const stop of stops.reverse()) await stop();
   }
-}
-
-function check(name: string, value: number, op: '>=' | '<=', target: number) {
-  const met = op === '>=' ? value >= target : value <= target;
-  return { name, value, op, target, met };
 }
