@@ -108,6 +108,19 @@ const cases: { service: string; collection: string; doc: (at: Date) => Record<st
     },
     {
       service: 'web',
+      collection: 'console_form_keys',
+      doc: (at) => ({
+        merchant_id: 'm',
+        user_id: 'u',
+        fingerprint: 'f',
+        request: 'POST /console/campaigns',
+        answer: { status: 303, location: '/console/campaigns' },
+        created_at: at,
+        expires_at: at,
+      }),
+    },
+    {
+      service: 'web',
       collection: 'console_stat_days',
       doc: (at) => ({ merchant_id: 'm', day: at.toISOString().slice(0, 10), at, totals: {} }),
     },

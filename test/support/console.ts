@@ -12,7 +12,25 @@ import { csrfOf, pageRequest, type PageResponse } from './portal';
 import { mailsTo } from './smtp-sink';
 
 export type ConsoleResponse = PageResponse;
-export const consoleRequest = pageRequest;
+
+/**
+ * A console GET or form POST. A form with `_csrf` and no `_key` gets a key of its own, as a
+ * freshly rendered console form carries (each form is single use, services/web/src/console/
+ * form-keys.ts); a test that posts one form twice passes its `_key` itself.
+ */
+export function consoleRequest(path: string, opts: Parameters<typeof pageRequest>[1] = {}) {
+  const form = opts.form;
+  if (!form) return pageRequest(path, opts);
+  const pairs = Array.isArray(form) ? form : Object.entries(form);
+  const names = new Set(pairs.map(([name]) => name));
+  const keyed =
+    names.has('_csrf') && !names.has('_key') ? [...pairs, ['_key', randomUUID()]] : pairs;
+  return pageRequest(path, { ...opts, form: keyed as [string, string][] });
+}
+
+/** The single-use keys of a page's forms, in page order. */
+export const formKeysOf = (html: string) =>
+  [...html.matchAll(/name="_key" value="([^"]+)"/g)].map((m) => m[1]!);
 
 /** `console:invite` through the real ops CLI; the parsed `--json` output. */
 export async function invite(merchantId: string, email: string, role: 'owner' | 'viewer') {

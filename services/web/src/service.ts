@@ -12,6 +12,7 @@ import { configSchema, loadWebConfig } from './config';
 import { ConsoleAccounts } from './console/console-accounts';
 import { consoleMailer } from './console/console-mailer';
 import { consoleModels } from './console/console.schema';
+import { FormKeys } from './console/form-keys';
 import { inviteHandler } from './console/invite.rpc';
 import { KEEP_DAYS, ProgramHistory, statDayModel } from './console/program-history';
 import { statReadingsJob } from './console/stat-readings.job';
@@ -46,6 +47,7 @@ export const webService = defineService({
         signInPerEmail: config.CONSOLE_SIGN_IN_PER_EMAIL,
         log,
         history,
+        formKeys: new FormKeys(models),
       },
       portal: {
         rpc,
@@ -64,6 +66,7 @@ export const webService = defineService({
             { model: models.portalSession, field: 'expires_at', keepMs: 0 },
             { model: models.consoleSession, field: 'expires_at', keepMs: 0 },
             { model: models.consoleLink, field: 'expires_at', keepMs: 0 },
+            { model: models.consoleFormKey, field: 'expires_at', keepMs: 0 },
             { model: models.consoleStatDay, field: 'at', keepMs: KEEP_DAYS * 86_400_000 },
           ],
           config.RETENTION_PRUNE_MS,

@@ -8,6 +8,7 @@
  */
 import express, { type Request, type Router } from 'express';
 import { act } from './console-act';
+import { answerHoldsSecret } from './form-keys';
 import { backToList, rules } from './components/data-table';
 import { checkCsrf, consolePage, message, requireOwner } from './console-http';
 import type { PageDeps } from './console-pages';
@@ -32,13 +33,14 @@ function backTo(req: Request, id: string, action: string): string {
     : backToList(AFFILIATES_LIST, sent);
 }
 
-export function affiliateActionRoutes({ rpc, body }: PageDeps): Router {
+export function affiliateActionRoutes({ rpc, body, once }: PageDeps): Router {
   const router = express.Router();
   router.post(
     '/console/affiliates/:id/:action',
     body,
     checkCsrf,
     requireOwner,
+    once,
     async (req, res) => {
       const action = String(req.params.action);
       const id = isId(String(req.params.id));
@@ -48,6 +50,8 @@ export function affiliateActionRoutes({ rpc, body }: PageDeps): Router {
       }
       await act(rpc, res, async (calls) => {
         if (action === 'portal') {
+          // The redirect holds the one-time link: not kept for a replay (form-keys.ts).
+          answerHoldsSecret(res);
           const link = await calls.call('issueMagicLink', { params: { id } });
           return link.sso.url;
         }

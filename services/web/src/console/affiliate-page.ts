@@ -21,6 +21,7 @@ import { dataTable, readListQuery, rules, type Column } from './components/data-
 import { consoleCalls, ConsoleReplyError } from './console-data';
 import { consolePage, message } from './console-http';
 import type { PageDeps } from './console-pages';
+import { formFields } from './components/form-fields';
 
 const RECENT = '10';
 const isId = rules.id();
@@ -78,7 +79,7 @@ const section = (key: string, title: string, content: SafeHtml) =>
 
 function actionButton(id: string, action: string, text: string, csrf: string) {
   return html`<form class="inline" method="post" action="/console/affiliates/${id}/${action}">
-    <input type="hidden" name="_csrf" value="${csrf}" />
+    ${formFields(csrf)}
     <input type="hidden" name="from" value="detail" />
     <button type="submit" class="secondary">${text}</button>
   </form>`;

@@ -11,6 +11,7 @@ import {
   type CampaignView,
 } from '@aff/contracts';
 import { html, type SafeHtml } from '../portal/html';
+import { formFields } from './components/form-fields';
 
 const FIELDS = [
   ['name', 'Name', 'text', ''],
@@ -98,7 +99,7 @@ export function campaignForm(opts: {
         : ''
     }
     <form class="edit" method="post" action="${opts.action}">
-      <input type="hidden" name="_csrf" value="${opts.csrf}" />
+      ${formFields(opts.csrf)}
       <div class="grid">
         ${field(FIELDS[0])} ${field(FIELDS[1])}
         <label for="f-reward_type"

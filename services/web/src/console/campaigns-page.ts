@@ -39,7 +39,7 @@ const DONE: Record<string, string> = {
   updated: 'Campaign saved.',
 };
 
-export function campaignsRoutes({ rpc }: PageDeps): Router {
+export function campaignsRoutes({ rpc, once }: PageDeps): Router {
   const router = express.Router();
 
   router.get('/console/campaigns', async (req, res) => {
@@ -76,7 +76,7 @@ export function campaignsRoutes({ rpc }: PageDeps): Router {
     editPage(res, 200, campaign, valuesOf(campaign), [], done);
   });
 
-  router.post('/console/campaigns', formBody, checkCsrf, requireOwner, async (req, res) => {
+  router.post('/console/campaigns', formBody, checkCsrf, requireOwner, once, async (req, res) => {
     const values = typedValues(req.body);
     try {
       const created = await consoleCalls(rpc, res).call('createCampaign', {
@@ -94,22 +94,29 @@ export function campaignsRoutes({ rpc }: PageDeps): Router {
     }
   });
 
-  router.post('/console/campaigns/:id', formBody, checkCsrf, requireOwner, async (req, res) => {
-    const id = isId(String(req.params.id));
-    const campaign = id ? await find(rpc, res, id) : null;
-    if (!id || !campaign) return notFound(res);
-    const values = typedValues(req.body);
-    try {
-      await consoleCalls(rpc, res).call('updateCampaign', {
-        params: { id },
-        body: campaignBody(values),
-      });
-      res.redirect(303, `/console/campaigns/${id}?done=updated`);
-    } catch (error) {
-      if (!(error instanceof ConsoleReplyError) || error.status !== 422) throw error;
-      editPage(res, 422, campaign, values, [error.message, ...error.details]);
-    }
-  });
+  router.post(
+    '/console/campaigns/:id',
+    formBody,
+    checkCsrf,
+    requireOwner,
+    once,
+    async (req, res) => {
+      const id = isId(String(req.params.id));
+      const campaign = id ? await find(rpc, res, id) : null;
+      if (!id || !campaign) return notFound(res);
+      const values = typedValues(req.body);
+      try {
+        await consoleCalls(rpc, res).call('updateCampaign', {
+          params: { id },
+          body: campaignBody(values),
+        });
+        res.redirect(303, `/console/campaigns/${id}?done=updated`);
+      } catch (error) {
+        if (!(error instanceof ConsoleReplyError) || error.status !== 422) throw error;
+        editPage(res, 422, campaign, values, [error.message, ...error.details]);
+      }
+    },
+  );
   return router;
 }
 

@@ -52,7 +52,7 @@ export const COMMISSIONS_LIST: ListSpec = {
   fixedOrder: '-created_at',
 };
 
-export function commissionsRoutes({ rpc }: PageDeps): Router {
+export function commissionsRoutes({ rpc, once }: PageDeps): Router {
   const router = express.Router();
 
   const answer = async (res: Response, status: number, q: ListQuery, report?: SafeHtml) => {
@@ -82,7 +82,7 @@ export function commissionsRoutes({ rpc }: PageDeps): Router {
   }
 
   // The bulk form: `action=void` with the ticked `ids`.
-  router.post('/console/commissions', bulkBody, checkCsrf, requireOwner, async (req, res) => {
+  router.post('/console/commissions', bulkBody, checkCsrf, requireOwner, once, async (req, res) => {
     if ((req.body as Record<string, unknown>).action !== 'void') {
       consolePage(res, 400, 'Bad request', message('Bad request', 'There is no such action.'));
       return;
@@ -102,8 +102,13 @@ export function commissionsRoutes({ rpc }: PageDeps): Router {
   });
 
   // A row's own button (a `formaction` of the bulk form): that commission only.
-  router.post('/console/commissions/:id/void', bulkBody, checkCsrf, requireOwner, (req, res) =>
-    voidEach(req, res, chosenIds({ ids: String(req.params.id) })),
+  router.post(
+    '/console/commissions/:id/void',
+    bulkBody,
+    checkCsrf,
+    requireOwner,
+    once,
+    (req, res) => voidEach(req, res, chosenIds({ ids: String(req.params.id) })),
   );
   return router;
 }

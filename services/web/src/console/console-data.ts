@@ -93,6 +93,11 @@ export async function callAsMerchant<Op extends ConsoleOperation>(
    * completed): the console user's id, as the REST API records its API secret's id.
    */
   actorId: string | null = null,
+  /**
+   * The single-use form key's seed (form-keys.ts), when an action form sent this call: as the
+   * gateway's `Idempotency-Key` seed, a re-run derives the same ids for what it creates.
+   */
+  idempotencySeed?: string,
 ): Promise<ReplyOf<Op>> {
   const reply: RpcReply = await rpc.call(
     OPERATIONS[operation].owner,
@@ -104,6 +109,7 @@ export async function callAsMerchant<Op extends ConsoleOperation>(
       body: call.body ?? {},
       expand: call.expand ?? [],
       api_key_id: actorId,
+      ...(idempotencySeed ? { idempotency_seed: idempotencySeed } : {}),
     },
     requestId,
   );
@@ -122,10 +128,20 @@ type WithoutMerchant<O extends InternalOperation> = Omit<InternalInput<O>, 'merc
 export function consoleCalls(rpc: RpcClient, res: Response) {
   const merchantId = session(res).merchantId;
   const requestId = res.locals.requestId as string;
+  const formSeed = res.locals.formSeed as string | undefined;
   return {
     merchantId,
+    // One seed per operation and record, so each item of a bulk action has its own.
     call: <Op extends ConsoleOperation>(operation: Op, call: Call = {}) =>
-      callAsMerchant(rpc, merchantId, operation, call, requestId, session(res).userId),
+      callAsMerchant(
+        rpc,
+        merchantId,
+        operation,
+        call,
+        requestId,
+        session(res).userId,
+        formSeed && `${formSeed}:${operation}:${JSON.stringify(call.params ?? {})}`,
+      ),
     /** An internal operation; a 4xx comes back as ConsoleReplyError, like `call`'s. */
     internal: async <O extends InternalOperation>(
       operation: O,

@@ -4,7 +4,7 @@
  * A page is one module exporting a `PageModule` (a function of `PageDeps` returning an Express
  * router with its GET page and its POST actions under its own path). To add one: write the
  * module, add it to PAGE_MODULES in ./console-routes.ts, and (for a top-level section) make sure
- * its path is in CONSOLE_NAV. Each action route uses `body, checkCsrf, requireOwner` in that
+ * its path is in CONSOLE_NAV. Each action route uses `body, checkCsrf, requireOwner, once` in that
  * order (./console-http.ts); data goes through `consoleCalls(rpc, res)` (./console-data.ts);
  * lists use the data table (./components/data-table.ts).
  */
@@ -22,6 +22,11 @@ export interface PageDeps {
   log: Logger;
   /** The overview's daily readings of the program's totals. */
   history: ProgramHistory;
+  /**
+   * The single-use form check (form-keys.ts): every action route puts it after `requireOwner`,
+   * so a form posted twice acts once.
+   */
+  once: RequestHandler;
 }
 
 export type PageModule = (deps: PageDeps) => Router;

@@ -25,6 +25,7 @@ import {
   sameOrigin,
 } from './console-http';
 import type { ConsoleMailer } from './console-mailer';
+import { singleUseForm, type FormKeys } from './form-keys';
 import type { PageModule } from './console-pages';
 import { reviewsRoutes } from './reviews-page';
 import { payoutExportsRoutes } from './payout-exports-page';
@@ -56,6 +57,8 @@ export interface ConsoleDeps {
   signInPerEmail: number;
   log: Logger;
   history: ProgramHistory;
+  /** Single-use form keys: every action runs once per rendered form (form-keys.ts). */
+  formKeys: FormKeys;
 }
 
 export function consoleRouter(deps: ConsoleDeps): Router {
@@ -70,6 +73,7 @@ export function consoleRouter(deps: ConsoleDeps): Router {
     publicUrl: deps.publicUrl,
     log: deps.log,
     history: deps.history,
+    once: singleUseForm(deps.formKeys, deps.log),
   };
   for (const page of PAGE_MODULES) router.use(page(pageDeps));
   router.use('/console', (_req, res) => {

@@ -70,6 +70,47 @@ const sessions = new Schema<ConsoleSessionRecord>(
 sessions.index({ user_id: 1 });
 sessions.index({ expires_at: 1 });
 
+/**
+ * A console form's single-use key (./form-keys.ts): `_id` is SHA-256 of the user and the key the
+ * form carried. Claimed by the first post; holds that post's answer for 24 h so a second post of
+ * the same form (double click, back button, a retried POST) replays it instead of acting again.
+ */
+export interface ConsoleFormKeyRecord {
+  _id: string;
+  merchant_id: string;
+  user_id: string;
+  /** SHA-256 of the request (method, path, fields other than `_csrf` and `_key`). */
+  fingerprint: string;
+  /** `POST /console/...`, for the page that refuses a key reused for another request. */
+  request: string;
+  /** Null while the first post runs. `used` only: an answer that held a secret is not kept. */
+  answer: {
+    status: number;
+    location?: string;
+    type?: string;
+    body?: string;
+    used_only?: boolean;
+  } | null;
+  created_at: Date;
+  /** While pending: when the claim lapses (its process died); once answered: 24 h. */
+  expires_at: Date;
+}
+
+const formKeys = new Schema<ConsoleFormKeyRecord>(
+  {
+    _id: String,
+    merchant_id: { type: String, required: true },
+    user_id: { type: String, required: true },
+    fingerprint: { type: String, required: true },
+    request: { type: String, required: true },
+    answer: { type: Schema.Types.Mixed, default: null },
+    created_at: { type: Date, required: true },
+    expires_at: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+formKeys.index({ expires_at: 1 });
+
 function model<T>(connection: Connection, name: string, schema: Schema<T>, collection: string) {
   return (
     (connection.models[name] as Model<T> | undefined) ??
@@ -81,5 +122,6 @@ export const consoleModels = (connection: Connection) => ({
   consoleUser: model(connection, 'ConsoleUser', users, 'console_users'),
   consoleLink: model(connection, 'ConsoleLink', links, 'console_links'),
   consoleSession: model(connection, 'ConsoleSession', sessions, 'console_sessions'),
+  consoleFormKey: model(connection, 'ConsoleFormKey', formKeys, 'console_form_keys'),
 });
 export type ConsoleModels = ReturnType<typeof consoleModels>;

@@ -15,6 +15,7 @@ import { checkCsrf, consolePage, message, requireOwner } from './console-http';
 import type { PageDeps } from './console-pages';
 import { act, actionToken, dateCell, notice, reason, VIEWER_NOTE } from './console-act';
 import { FORMAT_NAMES } from './payouts-page';
+import { formFields } from './components/form-fields';
 
 const PAGE_SIZE = 25;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -29,7 +30,7 @@ export const EXPORTS_LIST: ListSpec = {
 
 const base = (id: string) => `/console/payouts/exports/${id}`;
 
-export function payoutExportsRoutes({ rpc, body }: PageDeps): Router {
+export function payoutExportsRoutes({ rpc, body, once }: PageDeps): Router {
   const router = express.Router();
 
   router.get('/console/payouts/exports', async (req, res) => {
@@ -68,7 +69,7 @@ export function payoutExportsRoutes({ rpc, body }: PageDeps): Router {
     );
   });
 
-  router.post('/console/payouts/exports', body, checkCsrf, requireOwner, async (req, res) => {
+  router.post('/console/payouts/exports', body, checkCsrf, requireOwner, once, async (req, res) => {
     const sent = (req.body ?? {}) as Record<string, unknown>;
     await act(rpc, res, async (calls) => {
       const made = await calls.call('createPayoutExport', {
@@ -109,6 +110,7 @@ export function payoutExportsRoutes({ rpc, body }: PageDeps): Router {
     body,
     checkCsrf,
     requireOwner,
+    once,
     async (req, res) => {
       const id = String(req.params.id);
       const action = String(req.params.action);
@@ -153,9 +155,10 @@ function fileLinks(e: PayoutExportView) {
 }
 
 function detail(e: PayoutExportView, csrf: string | null) {
+  // Drawn only when `csrf` is set (an owner and an open export).
   const action = (name: 'complete' | 'cancel', text: string, secondary: boolean) =>
     html`<form class="inline" method="post" action="${base(e.id)}/${name}">
-      <input type="hidden" name="_csrf" value="${csrf}" />
+      ${formFields(csrf ?? '')}
       <button type="submit" ${secondary ? html`class="secondary"` : ''}>${text}</button>
     </form>`;
   return html`<section aria-labelledby="export-heading">

@@ -30,6 +30,7 @@ import { consoleCalls } from './console-data';
 import { checkCsrf, consolePage, requireOwner } from './console-http';
 import type { PageDeps } from './console-pages';
 import { act, actionToken, dateCell, notice, VIEWER_NOTE } from './console-act';
+import { formFields } from './components/form-fields';
 
 const PAGE_SIZE = 25;
 
@@ -45,7 +46,7 @@ export const FORMAT_NAMES: Record<(typeof PAYOUT_EXPORT_FORMATS)[number], string
   csv: 'CSV (spreadsheet)',
 };
 
-export function payoutsRoutes({ rpc, body }: PageDeps): Router {
+export function payoutsRoutes({ rpc, body, once }: PageDeps): Router {
   const router = express.Router();
 
   router.get('/console/payouts', async (req, res) => {
@@ -73,15 +74,22 @@ export function payoutsRoutes({ rpc, body }: PageDeps): Router {
     );
   });
 
-  router.post('/console/payouts/generate', body, checkCsrf, requireOwner, async (req, res) => {
-    const currency = typeof req.body?.currency === 'string' ? req.body.currency : '';
-    await act(rpc, res, async (calls) => {
-      const made = await calls.call('generatePayouts', { body: currency ? { currency } : {} });
-      return `/console/payouts?done=generated&n=${made.data.length}`;
-    });
-  });
+  router.post(
+    '/console/payouts/generate',
+    body,
+    checkCsrf,
+    requireOwner,
+    once,
+    async (req, res) => {
+      const currency = typeof req.body?.currency === 'string' ? req.body.currency : '';
+      await act(rpc, res, async (calls) => {
+        const made = await calls.call('generatePayouts', { body: currency ? { currency } : {} });
+        return `/console/payouts?done=generated&n=${made.data.length}`;
+      });
+    },
+  );
 
-  router.post('/console/payouts/:id/pay', body, checkCsrf, requireOwner, async (req, res) => {
+  router.post('/console/payouts/:id/pay', body, checkCsrf, requireOwner, once, async (req, res) => {
     await act(rpc, res, async (calls) => {
       await calls.call('payPayout', { params: { id: String(req.params.id) } });
       return backToList(PAYOUTS_LIST, req.body);
@@ -93,7 +101,7 @@ export function payoutsRoutes({ rpc, body }: PageDeps): Router {
 const generateForm = (csrf: string) =>
   html`<div class="actions">
     <form method="post" action="/console/payouts/generate">
-      <input type="hidden" name="_csrf" value="${csrf}" />
+      ${formFields(csrf)}
       <button type="submit">Generate payouts</button>
     </form>
   </div>`;
@@ -148,7 +156,7 @@ function totalsSection(totals: PayoutTotals, csrf: string | null) {
         ? ''
         : dueCurrencies.length
           ? html`<form class="filters" method="post" action="/console/payouts/exports">
-              <input type="hidden" name="_csrf" value="${csrf}" />
+              ${formFields(csrf)}
               <label for="export-currency"
                 >Currency to export
                 <select id="export-currency" name="currency">

@@ -52,7 +52,7 @@ const SHOW_LABELS: Record<Show, string> = {
 
 const showOf = (q: ListQuery) => (q.filters.show ?? 'open') as Show;
 
-export function reviewsRoutes({ rpc }: PageDeps): Router {
+export function reviewsRoutes({ rpc, once }: PageDeps): Router {
   const router = express.Router();
 
   const list = (calls: ConsoleCalls, q: ListQuery) =>
@@ -96,7 +96,7 @@ export function reviewsRoutes({ rpc }: PageDeps): Router {
   }
 
   // The bulk form: `action` is the decision, the ticked `ids` the referrals.
-  router.post('/console/reviews', bulkBody, checkCsrf, requireOwner, async (req, res) => {
+  router.post('/console/reviews', bulkBody, checkCsrf, requireOwner, once, async (req, res) => {
     const action = String((req.body as Record<string, unknown>).action ?? '');
     if (!(DECISIONS as readonly string[]).includes(action)) {
       consolePage(res, 400, 'Bad request', message('Bad request', 'Choose approve or reject.'));
@@ -122,6 +122,7 @@ export function reviewsRoutes({ rpc }: PageDeps): Router {
     bulkBody,
     checkCsrf,
     requireOwner,
+    once,
     async (req, res) => {
       const decision = String(req.params.decision);
       if (!(DECISIONS as readonly string[]).includes(decision)) {

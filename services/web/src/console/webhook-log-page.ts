@@ -39,7 +39,7 @@ export const logList = (endpointId: string): ListSpec => ({
   fixedOrder: '-created_at',
 });
 
-export function webhookLogRoutes({ rpc, body }: PageDeps): Router {
+export function webhookLogRoutes({ rpc, body, once }: PageDeps): Router {
   const router = express.Router();
 
   router.get('/console/webhooks/:id', async (req, res) => {
@@ -79,6 +79,7 @@ export function webhookLogRoutes({ rpc, body }: PageDeps): Router {
     body,
     checkCsrf,
     requireOwner,
+    once,
     async (req, res) => {
       const id = String(req.params.id);
       const delivery = String(req.params.delivery);

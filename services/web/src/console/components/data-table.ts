@@ -19,6 +19,7 @@
 import type { Pagination } from '@aff/contracts';
 import { html, SafeHtml } from '../../portal/html';
 import { listHref, stateInputs, type ListQuery } from './list-query';
+import { formFields } from './form-fields';
 
 export * from './list-query';
 
@@ -160,8 +161,7 @@ export function dataTable<T>(opts: DataTableOptions<T>): SafeHtml {
   const paging = opts.pagination ? pager(q, opts.pagination, opts.label) : '';
   if (!bulk) return html`${table}${paging}`;
   return html`<form method="post" action="${bulk.action}" class="bulk-form">
-      <input type="hidden" name="_csrf" value="${bulk.csrf}" />
-      ${stateInputs(q)} ${table}
+      ${formFields(bulk.csrf)} ${stateInputs(q)} ${table}
       <div class="bulk" role="group" aria-label="With the selected rows">
         ${bulk.fields ?? ''}
         ${bulk.buttons.map(
@@ -195,8 +195,7 @@ export function rowForm(
   q: ListQuery,
 ): SafeHtml {
   return html`<form class="inline" method="post" action="${url}">
-    <input type="hidden" name="_csrf" value="${csrf}" />
-    ${stateInputs(q)}
+    ${formFields(csrf)} ${stateInputs(q)}
     <button type="submit" class="secondary">${text} <span class="sr">${label}</span></button>
   </form>`;
 }

@@ -33,10 +33,10 @@ export const rules = {
 };
 
 /**
- * Keys the table component itself uses; a page's filter may not take these names, nor `_csrf`,
+ * Keys the table component itself uses; a page's filter may not take these names, nor `_csrf`, `_key`,
  * `ids` or `action` (the names action forms post).
  */
-const RESERVED = new Set(['page', 'sort', '_csrf', 'ids', 'action']);
+const RESERVED = new Set(['page', 'sort', '_csrf', '_key', 'ids', 'action']);
 
 export interface ListSpec {
   /** The list's own path (`/console/affiliates`). */
