@@ -29,6 +29,10 @@ import { countInserts } from './data/count-inserts';
 import { ReferralTallies } from './data/referral-tallies';
 import { tallyModels } from './data/referral-tally.schema';
 import { SWEEP_EVERY_MS, TallySweep } from './data/tally-sweep';
+import {
+  MERCHANT_BACKFILL_EVERY_MS,
+  MerchantCountsBackfill,
+} from './data/merchant-counts-backfill';
 import { catalogModels } from './data/catalog.schema';
 import { ReferralRepository } from './data/referral.repository';
 import { referralModel } from './data/referral.schema';
@@ -85,6 +89,7 @@ export function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingModels>)
     onCountFailed,
   });
   const stored = new ReferralRepository(tenant, newest, tallies, onCountFailed);
+  const backfill = new MerchantCountsBackfill(models.tallies);
   const sweep = new TallySweep(tallies, (merchantId, ids) => stored.marksOf(merchantId, ids));
 
   const catalog = new Catalog(
@@ -156,6 +161,13 @@ export function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingModels>)
     ],
     intervals: [
       { everyMs: SWEEP_EVERY_MS, run: () => sweep.run(), failure: 'referral count sweep failed' },
+      {
+        // Referral history from before the merchant's count document, once (the overview).
+        everyMs: MERCHANT_BACKFILL_EVERY_MS,
+        run: () => backfill.run(),
+        failure: 'merchant referral count backfill failed',
+        atStart: true,
+      },
       retentionJob([processed.retention, ...addressFacts.retention], config.RETENTION_PRUNE_MS),
     ],
     rpc: trackingRpcTable({
