@@ -58,13 +58,21 @@ async function startOnce(
     /** A NATS of the test's own (a cluster, say) instead of a server started for this system. */
     natsUrl?: string;
     replicas?: Parameters<typeof startSystem>[0]['replicas'];
+    /**
+     * A MongoDB-protocol server of its own with the H2 backend, the one `npm start` runs (in a
+     * temporary dir), instead of the shared test server (memory backend).
+     */
+    h2Mongo?: boolean;
   } = {},
 ): Promise<IsolatedSystem> {
+  const own = opts.h2Mongo
+    ? await startInfra({ containers: false, ownNats: true, ownMongo: true, mongoBackend: 'h2' })
+    : undefined;
   const nats = opts.natsUrl
-    ? { natsUrl: opts.natsUrl, stop: async () => undefined }
-    : await startInfra({ containers: false, ownNats: true });
+    ? { natsUrl: opts.natsUrl, stop: async () => own?.stop() }
+    : (own ?? (await startInfra({ containers: false, ownNats: true })));
   const infra = {
-    mongoUrl: process.env.MONGO_URL!,
+    mongoUrl: own?.mongoUrl ?? process.env.MONGO_URL!,
     redisUrl: opts.redisUrl ?? process.env.REDIS_URL!,
     natsUrl: nats.natsUrl,
   };

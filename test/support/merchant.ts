@@ -21,11 +21,15 @@ export async function createMerchant(
     name?: string;
     /** Where the CLI tells gateways of the new merchant (an isolated system's NATS); '' = none. */
     natsUrl?: string;
+    /** The database server of the gateway to create it in (an isolated system's own). */
+    mongoUrl?: string;
   } = {},
 ): Promise<TestMerchant> {
   const args = ['merchant:create', '--name', opts.name ?? `Test merchant ${++counter}`, '--json'];
   if (opts.rateLimit !== undefined) args.push('--rate-limit', String(opts.rateLimit));
-  const env = opts.natsUrl === undefined ? process.env : { ...process.env, NATS_URL: opts.natsUrl };
+  const env = { ...process.env };
+  if (opts.natsUrl !== undefined) env.NATS_URL = opts.natsUrl;
+  if (opts.mongoUrl !== undefined) env.MONGO_URL = opts.mongoUrl;
   const { stdout } = await run(process.execPath, [CLI, ...args], { env });
   return JSON.parse(stdout) as TestMerchant;
 }

@@ -42,6 +42,8 @@ export interface KernelConfig {
   MONGO_DB: string;
   HEALTH_PORT: number;
   OUTBOX_SWEEP_MS: number;
+  /** How long a caller waits for a reply: bounds the service's list reads (libs/mongo). */
+  RPC_TIMEOUT_MS: number;
 }
 
 export interface ServiceDeps<C, M extends Models> {

@@ -72,7 +72,9 @@ export async function prepareService<
   config: Config<Schema>,
   log: Logger,
 ): Promise<PreparedService<Config<Schema>, M>> {
-  const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
+  const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB, {
+    requestTimeoutMs: config.RPC_TIMEOUT_MS,
+  });
   const nc = await connectNats(config.NATS_URL, definition.name, log);
   const placement = { replicas: config.NATS_STREAM_REPLICAS };
   await ensureStreams(nc, undefined, placement);

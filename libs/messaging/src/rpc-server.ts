@@ -243,6 +243,16 @@ function serveWire(
       return await handler(decodeJson(msg.data), ctx);
     } catch (error) {
       if (isAppError(error)) return { status: error.status, body: error.toBody() };
+      if (exceededTimeLimit(error)) {
+        ctx.log.warn('a read ran past its time limit');
+        // A read bounded by the time the caller waits (libs/mongo list-time-limit.ts): the
+        // reply the gateway gives any slow service, a moment before it would give it itself.
+        const timeout = new AppError(
+          'timeout',
+          `Service timed out: ${service}. Try again shortly.`,
+        );
+        return { status: timeout.status, body: timeout.toBody() };
+      }
       ctx.log.error({ err: error }, 'rpc handler failed');
       return { status: 500, body: { error: 'Internal server error.' } };
     }
@@ -261,3 +271,8 @@ function serveWire(
 }
 
 export const ok = <T>(body: T, status = 200): RpcReply<T> => ({ status, body });
+
+/** MongoDB's MaxTimeMSExpired: a command ran past its `maxTimeMS` (mongod and our local server). */
+function exceededTimeLimit(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 50;
+}

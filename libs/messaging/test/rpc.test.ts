@@ -49,6 +49,13 @@ it('routes an operation to its handler and maps errors to replies', async () => 
       crash: async () => {
         throw new Error('boom');
       },
+      // A database read past its maxTimeMS (a list bounded by the time the gateway waits).
+      slowRead: async () => {
+        throw Object.assign(new Error('operation exceeded time limit'), {
+          code: 50,
+          codeName: 'MaxTimeMSExpired',
+        });
+      },
     },
     log,
   );
@@ -67,6 +74,10 @@ it('routes an operation to its handler and maps errors to replies', async () => 
       body: { error: 'Internal server error.' },
     });
     expect((await client.call(TEST_SERVICE, 'nope', request('m1'), 'r4')).status).toBe(404);
+    expect(await client.call(TEST_SERVICE, 'slowRead', request('m1'), 'r5')).toEqual({
+      status: 504,
+      body: { error: `Service timed out: ${TEST_SERVICE}. Try again shortly.` },
+    });
   } finally {
     sub.unsubscribe();
   }

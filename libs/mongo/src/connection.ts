@@ -2,6 +2,7 @@
 import mongoose, { type Connection, type Schema } from 'mongoose';
 import { DuplicateError } from '@aff/api';
 import { collectCommandStats, commandStatsEnabled } from './command-stats';
+import { limitListReads } from './list-time-limit';
 
 /**
  * Mongoose otherwise formats a stack trace on every query it runs (to append where a failed query
@@ -9,7 +10,16 @@ import { collectCommandStats, commandStatsEnabled } from './command-stats';
  */
 mongoose.set('skipOriginalStackTraces', true);
 
-export async function connectMongo(url: string, dbName: string): Promise<Connection> {
+export interface ConnectOptions {
+  /** How long the service's callers wait for a reply (RPC_TIMEOUT_MS): bounds list reads. */
+  requestTimeoutMs?: number;
+}
+
+export async function connectMongo(
+  url: string,
+  dbName: string,
+  opts: ConnectOptions = {},
+): Promise<Connection> {
   const connection = mongoose.createConnection(url, {
     dbName,
     serverSelectionTimeoutMS: 15_000,
@@ -19,6 +29,7 @@ export async function connectMongo(url: string, dbName: string): Promise<Connect
     ...(commandStatsEnabled() ? { monitorCommands: true } : {}),
   });
   connection.plugin(tenantKeyIndex);
+  if (opts.requestTimeoutMs) limitListReads(connection, opts.requestTimeoutMs);
   await connection.asPromise();
   collectCommandStats(connection, dbName);
   return connection;

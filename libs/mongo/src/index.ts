@@ -14,3 +14,4 @@ export * from './bulk-failures';
 export * from './conditional-upserts';
 export * from './retention';
 export * from './driver-collection';
+export * from './list-time-limit';

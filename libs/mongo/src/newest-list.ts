@@ -12,6 +12,7 @@
  * document, so a record is listed as soon as its insert batch returns, on every replica.
  */
 import type { FilterQuery, Model } from 'mongoose';
+import { limitedListRead } from './list-time-limit';
 import type { MerchantCounts } from './merchant-counts';
 import type { Page } from './tenant-repository';
 
@@ -58,6 +59,12 @@ export class NewestList<T extends NewestRow> {
   }
 
   private sorted(scoped: FilterQuery<T>, skip: number, limit: number): Promise<T[]> {
-    return this.model.find(scoped).sort(NEWEST_FIRST).skip(skip).limit(limit).lean<T[]>().exec();
+    // A scan and an in-memory sort on the local server: bounded (list-time-limit.ts).
+    return limitedListRead(this.model.find(scoped), this.model)
+      .sort(NEWEST_FIRST)
+      .skip(skip)
+      .limit(limit)
+      .lean<T[]>()
+      .exec();
   }
 }

@@ -18,6 +18,7 @@ import {
 import { MerchantScopedLookup } from './batched-lookup';
 import { ConditionalUpserts } from './conditional-upserts';
 import { insertManyUnordered } from './insert-many-unordered';
+import { limitedListRead } from './list-time-limit';
 import type { MerchantCounts } from './merchant-counts';
 import { ScopedRepository, scoped, type ScopedRecord } from './scoped-repository';
 
@@ -126,9 +127,15 @@ export class TenantRepository<T extends TenantRecord> extends ScopedRepository<T
     limit: number,
   ): Promise<Page<T>> {
     const query = scoped(merchantId, filter);
+    // Both may scan on the local server: bounded by the time the caller waits (list-time-limit.ts).
     const [items, total] = await Promise.all([
-      this.model.find(query).sort(NEWEST_FIRST).skip(skip).limit(limit).lean<T[]>().exec(),
-      this.model.countDocuments(query).exec(),
+      limitedListRead(this.model.find(query), this.model)
+        .sort(NEWEST_FIRST)
+        .skip(skip)
+        .limit(limit)
+        .lean<T[]>()
+        .exec(),
+      limitedListRead(this.model.countDocuments(query), this.model).exec(),
     ]);
     return { items, total };
   }

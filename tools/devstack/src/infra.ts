@@ -18,11 +18,11 @@ type Source = 'env' | 'container' | 'local';
 
 async function chooseSource(
   name: ServerName,
-  opts: Pick<StartInfraOptions, 'containers' | 'ownNats' | 'keepDataIn'>,
+  opts: Pick<StartInfraOptions, 'containers' | 'ownNats' | 'ownMongo' | 'keepDataIn'>,
 ): Promise<Source> {
   // Data kept across runs lives in local files; a container's would go with the container.
   const containers = opts.containers ?? !opts.keepDataIn;
-  const shared = !(name === 'nats' && opts.ownNats);
+  const shared = !(name === 'nats' && opts.ownNats) && !(name === 'mongo' && opts.ownMongo);
   if (shared && process.env[ENV_URLS[name]]) return 'env';
   return containers && (await dockerAvailable()) ? 'container' : 'local';
 }

@@ -32,6 +32,12 @@ export interface StartInfraOptions {
    * their own databases.
    */
   ownNats?: boolean;
+  /**
+   * Start a MongoDB-protocol server of its own even when MONGO_URL is set (with `mongoBackend`):
+   * for a system whose database must be the one `npm start` runs (the H2 backend), beside the
+   * shared test server.
+   */
+  ownMongo?: boolean;
 }
 
 export type ServerName = 'mongo' | 'nats' | 'redis';
