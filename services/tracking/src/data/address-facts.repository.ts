@@ -5,7 +5,7 @@
  * retention job (docs/retention.md); the rules' windows are checked on read as well.
  */
 import { Schema, type Connection } from 'mongoose';
-import { ScopedRepository, type RetentionRule } from '@aff/mongo';
+import { MerchantScopedLookup, ScopedRepository, type RetentionRule } from '@aff/mongo';
 import type { AddressFacts } from '../domain/fraud-check';
 import {
   SIGN_IN_WINDOW_MS,
@@ -77,10 +77,17 @@ const ATTEMPTS = 20;
 export class AddressFactsRepository implements AddressFacts {
   private readonly signIns: ScopedRepository<SignInDoc>;
   private readonly hits: ScopedRepository<AddressHitsDoc>;
+  /**
+   * Every visit with a client address asks for a sign-in (self-referral by address): the
+   * visits handled together share one `$in` read instead of a find each (bench: one database
+   * read per visit before). Each read still leaves after it was asked for.
+   */
+  private readonly signInReads: MerchantScopedLookup<SignInDoc>;
 
   constructor(models: Models) {
     this.signIns = new ScopedRepository(models.signIns);
     this.hits = new ScopedRepository(models.hits);
+    this.signInReads = new MerchantScopedLookup(models.signIns, '_id');
   }
 
   /** Keeps the latest sign-in per affiliate and address (an older event changes nothing). */
@@ -99,7 +106,7 @@ export class AddressFactsRepository implements AddressFacts {
   }
 
   async lastSignIn(merchantId: string, affiliateId: string, hash: string): Promise<Date | null> {
-    const doc = await this.signIns.findById(merchantId, key(merchantId, affiliateId, hash));
+    const doc = await this.signInReads.get(merchantId, key(merchantId, affiliateId, hash));
     return doc ? new Date(doc.signed_in_at) : null;
   }
 
