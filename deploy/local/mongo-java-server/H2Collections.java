@@ -214,10 +214,13 @@ final class IdFirstH2Collection extends H2Collection {
     protected QueryResult matchDocumentsFromStream(Document query, Stream<Document> documents, int skip, int limit,
             int batchSize, Comparator<Document> order, Document projection) {
         if (order == null) return super.matchDocumentsFromStream(query, documents, skip, limit, batchSize, null, projection);
-        List<Document> page = Queries.topPage(documents.filter(d -> documentMatchesQuery(d, query)), order, skip, limit);
-        if (page == null) {
+        // Decided before the stream is touched: a stream used once (even by `filter`) cannot be
+        // handed on (a sorted find without a limit failed with "stream has already been operated
+        // upon or closed").
+        if (!Queries.keepsTopPage(skip, limit)) {
             return super.matchDocumentsFromStream(query, documents, skip, limit, batchSize, Queries.TimeLimit.checked(order), projection);
         }
+        List<Document> page = Queries.topPage(documents.filter(d -> documentMatchesQuery(d, query)), order, skip, limit);
         return super.matchDocumentsFromStream(query, page.stream(), 0, 0, batchSize, null, projection);
     }
 

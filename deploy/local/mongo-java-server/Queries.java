@@ -69,15 +69,19 @@ final class Queries {
     /** Above this many documents kept for a sorted page, the whole match is sorted instead. */
     static final int TOP_KEPT_MAX = 100_000;
 
+    /** Whether `topPage` serves a sorted read of this skip and limit (a bounded page). */
+    static boolean keepsTopPage(int skip, int limit) {
+        return limit > 0 && (long) skip + limit <= TOP_KEPT_MAX;
+    }
+
     /**
      * The documents of a sorted page, `skip` then `limit`, keeping only the `skip + limit` first
      * in a heap while the matches stream by, instead of collecting and sorting every match: a
      * page deep in a scan of a million documents holds a few thousand of them, not the million
      * (the server's heap is 1 GB). The same documents as a full sort up to the order of ties,
-     * which MongoDB does not define either. Null when the page is too deep for it.
+     * which MongoDB does not define either. Only for a page `keepsTopPage` accepts.
      */
     static List<Document> topPage(Stream<Document> matches, Comparator<Document> order, int skip, int limit) {
-        if (limit <= 0 || (long) skip + limit > TOP_KEPT_MAX) return null;
         int kept = skip + limit;
         PriorityQueue<Document> heap = new PriorityQueue<>(kept + 1, order.reversed());
         matches.forEachOrdered(document -> {

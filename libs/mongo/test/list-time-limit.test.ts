@@ -113,3 +113,22 @@ it('sends the request timeout less the margin with a filtered page, its total an
   expect(reads.map((c) => c.name).sort()).toEqual(['aggregate', 'find', 'find']);
   expect(reads.map((c) => c.maxTimeMS)).toEqual(Array(3).fill(5_000 - LIST_TIME_MARGIN_MS));
 });
+
+it('answers a sorted read without a limit, and one too deep to keep a page of (whole sort)', async () => {
+  // Both hand the server's stream on unread: it once failed them with "stream has already
+  // been operated upon or closed" (payout's generate reads its due commissions so).
+  const leads = await model
+    .find({ merchant_id: MERCHANT, state: 'lead' })
+    .sort({ created_at: -1, _id: -1 })
+    .lean()
+    .exec();
+  expect(leads).toHaveLength(ROWS / 5);
+  expect(leads[0]!.created_at.getTime()).toBeGreaterThan(leads[1]!.created_at.getTime());
+  const deepPage = await model
+    .find({ merchant_id: MERCHANT })
+    .sort({ _id: 1 })
+    .skip(ROWS - 5)
+    .lean()
+    .exec();
+  expect(deepPage).toHaveLength(5);
+});
