@@ -2,7 +2,8 @@
  * Console forms are single use, through the real gateway: each rendered form carries a key of
  * its own, and posting it again (a double click, the back button, a retried POST) replays the
  * first answer instead of acting twice, as the REST API's Idempotency-Key does. A key reused for
- * another request, or a form without a key, changes nothing.
+ * another request, or a key the console did not give out, changes nothing. A post with no key
+ * at all acts once, unguarded, as a REST call without Idempotency-Key does.
  */
 import { randomUUID } from 'node:crypto';
 import { api, gatewayUrl } from './support/http';
@@ -86,7 +87,7 @@ it('creates one campaign when a double click posts the form twice at once', asyn
   expect(await campaignsNamed(name)).toHaveLength(1);
 });
 
-it('refuses a key reused for another request, and a form without a key; nothing is done', async () => {
+it('refuses a key reused for another request, and a malformed key; nothing is done', async () => {
   const _key = await keyOfForm('/console/campaigns');
   const name = `First ${randomUUID().slice(0, 8)}`;
   expect((await post('/console/campaigns', { ...CAMPAIGN, name, _key })).status).toBe(303);
@@ -102,6 +103,14 @@ it('refuses a key reused for another request, and a form without a key; nothing 
     expect(refused.text).toContain('Reload the page');
   }
   expect(await campaignsNamed(other)).toHaveLength(0);
+});
+
+it('acts on a post with no key at all, as on a REST call without Idempotency-Key', async () => {
+  const name = `Keyless ${randomUUID().slice(0, 8)}`;
+  const first = await post('/console/campaigns', { ...CAMPAIGN, name });
+  expect(first.status).toBe(303);
+  expect(first.location).toMatch(/^\/console\/campaigns\/[0-9a-f-]{36}\?done=created$/);
+  expect(await campaignsNamed(name)).toHaveLength(1);
 });
 
 it('pays a payout once and creates one export when their forms are posted twice', async () => {

@@ -108,8 +108,11 @@ export function singleUseForm(
 ): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     const sent = (req.body as Record<string, unknown> | undefined)?.[FORM_KEY_FIELD];
+    // No key at all: acted on once, unguarded, as a REST call without `Idempotency-Key` is (a
+    // script posting the form's CSRF token alone). Every form the console renders has one.
+    if (sent === undefined) return next();
     if (typeof sent !== 'string' || !KEY.test(sent)) {
-      const text = 'This form has no key of its own (it was loaded before an update?).';
+      const text = "This form's key is not one the console gave out.";
       consolePage(
         res,
         400,
