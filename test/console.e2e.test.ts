@@ -3,7 +3,7 @@
  * mailed single-use links, sessions, roles, CSRF and same-origin checks, and an owner disabling
  * an affiliate with the REST API's effects (state and the affiliate.updated webhook).
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
 import { api, gatewayUrl } from './support/http';
 import { createAffiliate } from './support/journey';
@@ -36,6 +36,7 @@ afterAll(async () => {
 });
 
 const address = (tag: string) => `${tag}-${randomUUID()}@example.com`;
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
 async function signedIn(role: 'owner' | 'viewer') {
   const invited = await invite(merchant.merchant_id, address(role), role);
@@ -132,6 +133,50 @@ describe('sessions', () => {
     const after = await consoleRequest('/console/affiliates', { cookie });
     expect(after.status).toBe(303);
     expect(after.location).toBe('/console/sign-in');
+  });
+
+  it('a session holds its user (one read per page); a role change ends the sessions at once', async () => {
+    const email = address('rerole');
+    const first = await invite(merchant.merchant_id, email, 'viewer');
+    const { cookie } = await followLink(first.sign_in_url);
+    const stored = await webDb
+      .collection('console_sessions')
+      .findOne({ _id: sha256(cookie.split('=')[1]!) as never });
+    expect(stored).toMatchObject({
+      user_id: first.user_id,
+      merchant_id: merchant.merchant_id,
+      email,
+      role: 'viewer',
+    });
+    // The same role again (a new link) leaves the session alone.
+    await invite(merchant.merchant_id, email, 'viewer');
+    expect((await consoleRequest('/console/affiliates', { cookie })).text).toContain('(viewer)');
+    // A new role: the session that holds the old one is gone; the next sign-in is an owner's.
+    const again = await invite(merchant.merchant_id, email, 'owner');
+    expect(again.user_id).toBe(first.user_id);
+    const stale = await consoleRequest('/console/affiliates', { cookie });
+    expect(stale.status).toBe(303);
+    expect(stale.location).toBe('/console/sign-in');
+    const { cookie: owner } = await followLink(again.sign_in_url);
+    expect((await consoleRequest('/console/affiliates', { cookie: owner })).text).toContain(
+      '(owner)',
+    );
+  });
+
+  it('a session from before sessions held their user reads the user', async () => {
+    const viewer = await invite(merchant.merchant_id, address('earlier'), 'viewer');
+    const token = randomBytes(32).toString('base64url');
+    const now = Date.now();
+    await webDb.collection('console_sessions').insertOne({
+      _id: sha256(token) as never,
+      user_id: viewer.user_id,
+      csrf_token: randomBytes(32).toString('base64url'),
+      created_at: new Date(now),
+      expires_at: new Date(now + 3_600_000),
+    });
+    const page = await consoleRequest('/console/affiliates', { cookie: `aff_console=${token}` });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('(viewer)');
   });
 });
 

@@ -84,8 +84,13 @@ function forwardedHeaders(req: Request): PageRequest['headers'] {
   return headers;
 }
 
+const NO_BODY = Buffer.alloc(0);
+
 /** The raw body, or null past the page limit (a form is a few hundred bytes). */
 async function readBody(req: Request): Promise<Buffer | null> {
+  // A request that announces no body has none (RFC 9112 6.3): no stream to wait on.
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined)
+    return NO_BODY;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {

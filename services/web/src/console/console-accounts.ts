@@ -2,10 +2,17 @@
  * Console users, sign-in links and sessions. Links: 15 minutes, single use, stored hashed, and
  * issuing one deletes the user's older ones (only the newest works). Sessions: hashed cookie
  * value, 12 hours idle (each use pushes the expiry forward).
+ *
+ * A session keeps what pages need of its user (merchant, address, role), copied when it opens,
+ * so every console page finds its session in one read by `_id` (it read the session, then the
+ * user, one after the other). The copy never goes stale: a user's address and merchant never
+ * change, and changing a role ends that user's sessions (`invite`); a session opened while a
+ * role changed checks the user again after its insert (`redeem`). Whoever adds a way to remove
+ * a user must end the user's sessions the same way.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { ScopedRepository, driverCollection } from '@aff/mongo';
-import type { ConsoleModels, ConsoleUserRecord } from './console.schema';
+import type { ConsoleModels, ConsoleSessionRecord, ConsoleUserRecord } from './console.schema';
 
 export const LINK_TTL_MS = 15 * 60_000;
 export const SESSION_IDLE_MS = 12 * 3_600_000;
@@ -45,7 +52,12 @@ export class ConsoleAccounts {
     const address = email.trim().toLowerCase();
     const existing = await this.users.findOne(merchantId, { email: address });
     if (existing) {
-      await this.users.updateOne(merchantId, { _id: existing._id }, { $set: { role } });
+      if (existing.role !== role) {
+        await this.users.updateOne(merchantId, { _id: existing._id }, { $set: { role } });
+        // After the user's update: a session still holding the old role is gone, and one
+        // opened from here on copies the new role (or finds it changed, `redeem`).
+        await this.models.consoleSession.deleteMany({ user_id: existing._id }).exec();
+      }
       return { ...existing, role };
     }
     const user: ConsoleUserRecord = {
@@ -103,12 +115,22 @@ export class ConsoleAccounts {
     const record = {
       _id: hash(sessionToken),
       user_id: user._id,
+      merchant_id: user.merchant_id,
+      email: user.email,
+      role: user.role,
       csrf_token: secret(),
       created_at: now,
       expires_at: new Date(now.getTime() + SESSION_IDLE_MS),
     };
     await driverCollection(this.models.consoleSession).insertOne(record);
-    return toSession(sessionToken, user, record);
+    // A role changed between the user's read and the insert: its `invite` may have ended the
+    // user's sessions before this one existed. Read after the insert, the user says so.
+    const after = await this.models.consoleUser.findById(user._id).lean().exec();
+    if (after?.role !== user.role) {
+      await this.models.consoleSession.deleteOne({ _id: record._id }).exec();
+      return null;
+    }
+    return toSession(sessionToken, record);
   }
 
   /** The live session for a cookie value (its idle expiry pushed forward), or null. */
@@ -118,7 +140,7 @@ export class ConsoleAccounts {
     const record = await this.models.consoleSession.findById(id).lean().exec();
     const now = this.now();
     if (!record || new Date(record.expires_at) <= now) return null;
-    const user = await this.models.consoleUser.findById(record.user_id).lean().exec();
+    const user = await this.userOf(record);
     if (!user) return null;
     const expiresAt = new Date(now.getTime() + SESSION_IDLE_MS);
     if (expiresAt.getTime() - new Date(record.expires_at).getTime() >= TOUCH_EVERY_MS) {
@@ -127,7 +149,22 @@ export class ConsoleAccounts {
         .exec();
       record.expires_at = expiresAt;
     }
-    return toSession(token, user, record);
+    return toSession(token, {
+      user_id: record.user_id,
+      merchant_id: user.merchant_id,
+      email: user.email,
+      role: user.role,
+      csrf_token: record.csrf_token,
+      expires_at: record.expires_at,
+    });
+  }
+
+  /** The copy the session holds; a session opened before sessions held one reads its user. */
+  private async userOf(record: ConsoleSessionRecord): Promise<SessionUser | null> {
+    if (record.merchant_id && record.email && record.role) {
+      return { merchant_id: record.merchant_id, email: record.email, role: record.role };
+    }
+    return this.models.consoleUser.findById(record.user_id).lean<SessionUser>().exec();
   }
 
   async close(token: string | undefined): Promise<void> {
@@ -142,17 +179,18 @@ export function csrfOk(session: ConsoleSession, sent: unknown): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+type SessionUser = Pick<ConsoleUserRecord, 'merchant_id' | 'email' | 'role'>;
+
 function toSession(
   token: string,
-  user: ConsoleUserRecord,
-  record: { csrf_token: string; expires_at: Date },
+  record: SessionUser & { user_id: string; csrf_token: string; expires_at: Date },
 ): ConsoleSession {
   return {
     token,
-    userId: user._id,
-    merchantId: user.merchant_id,
-    email: user.email,
-    role: user.role,
+    userId: record.user_id,
+    merchantId: record.merchant_id,
+    email: record.email,
+    role: record.role,
     csrfToken: record.csrf_token,
     expiresAt: new Date(record.expires_at),
   };

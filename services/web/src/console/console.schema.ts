@@ -25,6 +25,13 @@ export interface ConsoleLinkRecord {
 export interface ConsoleSessionRecord {
   _id: string;
   user_id: string;
+  /**
+   * The user's, copied when the session opens (one read per page; console-accounts.ts says why
+   * the copy cannot go stale). Absent on sessions opened before the copy was kept.
+   */
+  merchant_id?: string;
+  email?: string;
+  role?: 'owner' | 'viewer';
   csrf_token: string;
   created_at: Date;
   /** Idle expiry: pushed forward as the session is used. */
@@ -61,6 +68,9 @@ const sessions = new Schema<ConsoleSessionRecord>(
   {
     _id: String,
     user_id: { type: String, required: true },
+    merchant_id: String,
+    email: String,
+    role: String,
     csrf_token: { type: String, required: true },
     created_at: { type: Date, required: true },
     expires_at: { type: Date, required: true },

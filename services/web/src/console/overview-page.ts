@@ -31,15 +31,23 @@ export function overviewRoutes({ rpc, history }: PageDeps): Router {
   const router = express.Router();
   router.get('/console', async (_req, res) => {
     const calls = consoleCalls(rpc, res);
-    const [referrals, commissions, stats, reviews] = await Promise.all([
+    // The readings are read beside the owners' figures, not after them: a day's reading is
+    // written once, so a view only writes (and reads again) when today's is missing.
+    const [referrals, commissions, stats, reviews, read] = await Promise.all([
       calls.internal(OPERATIONS.getReferralTotals, {}),
       calls.internal(OPERATIONS.getCommissionTotals, {}),
       calls.internal(OPERATIONS.getProgramStats, { top: TOP }),
       calls.call('listReferrals', { query: { review_state: 'open', limit: '1' } }),
+      history.window(calls.merchantId),
     ]);
     const now = totalsOf(referrals, commissions);
-    await history.record(calls.merchantId, now);
-    const window = windowFigures(await history.window(calls.merchantId), now, dayOf(new Date()));
+    const today = dayOf(new Date());
+    let days = read;
+    if (!days.some((d) => d.day === today)) {
+      await history.record(calls.merchantId, now);
+      days = await history.window(calls.merchantId);
+    }
+    const window = windowFigures(days, now, today);
     const body = overviewBody(now, stats, window, reviews.pagination.total_count);
     consolePage(res, 200, 'Overview', body);
   });

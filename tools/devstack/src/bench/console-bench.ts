@@ -24,6 +24,8 @@ export interface PagePair {
   rest: string[][];
   /** What the REST side leaves out, when it is not the same data. */
   note?: string;
+  /** The status both sides must answer (200 unless said). */
+  status?: number;
 }
 
 export interface PageFigures extends PagePair {
@@ -98,8 +100,23 @@ export function consolePages(affiliateId: string, campaignId: string): PagePair[
       page: `/console/campaigns/${campaignId}`,
       rest: [[`/v1/campaigns/${campaignId}`]],
     },
+    HOP_ALONE,
   ];
 }
+
+/**
+ * The hop every page adds and no REST call has, with no data on either side: a signed-in page
+ * that reads nothing from an owner (the console's 404) against an authenticated REST request
+ * that reaches no service (the gateway's 404). Both pass the gateway's rate limit; the page's
+ * side adds the request to web over NATS and back, the session look-up and the rendering.
+ */
+export const HOP_ALONE: PagePair = {
+  name: 'the hop alone',
+  page: '/console/bench-no-such-page',
+  rest: [['/v1/bench_no_such_list']],
+  note: 'both 404: no owner service is asked on either side',
+  status: 404,
+};
 
 /** An owner of the merchant signed in through `console:invite --json`'s link: the cookie. */
 export async function signInOwner(
@@ -160,7 +177,7 @@ export async function benchConsolePages(
           urls.map(async (url) => {
             const res = await fetch(`${gatewayUrl}${url}`, { headers, redirect: 'manual' });
             await res.arrayBuffer();
-            if (res.status !== 200) failed.push(`${url}: ${res.status}`);
+            if (res.status !== (pair.status ?? 200)) failed.push(`${url}: ${res.status}`);
           }),
         );
       }
@@ -230,6 +247,12 @@ export function formatConsolePages(figures: PageFigures[]): string {
     lines.push(
       '',
       `The web hop measured on an empty page (webhooks, no endpoint): page − REST = ${hop} ms (gateway → web → owner service, session look-up, rendering, no data); a page's "page − REST" near it is that hop alone.`,
+    );
+  const alone = figures.find((f) => f.name === HOP_ALONE.name);
+  if (alone)
+    lines.push(
+      '',
+      `The hop alone (a signed-in console 404 against an authenticated REST 404, no owner service on either side): page − REST = ${round(alone.pageMs.median - alone.restMs.median)} ms: the request to web over NATS and back, the session look-up and the rendering. Every page pays it on top of its REST list; a list that takes t ms through REST has a ratio of at least 1 + hop / t.`,
     );
   return lines.join('\n');
 }
