@@ -2,12 +2,15 @@
  * A real SMTP server on loopback (the `smtp-server` package) that the system under test sends
  * mail to. Each accepted mail becomes a JSON file in a directory, so any test process can read
  * what arrived. A recipient whose address contains `+flaky` is refused (451) the first time,
- * which makes the sender retry.
+ * which makes the sender retry. A recipient whose address contains `+slow` is accepted only
+ * after SLOW_MAIL_MS (a slow mail server), so a test can tell a sender that waits for it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser } from 'mailparser';
+
+export const SLOW_MAIL_MS = 4_000;
 
 export interface ReceivedMail {
   to: string[];
@@ -52,8 +55,12 @@ export async function startSmtpSink(dir: string): Promise<SmtpSink> {
             text: parsed.text ?? '',
             messageId: parsed.messageId ?? '',
           };
-          fs.writeFileSync(path.join(dir, `mail-${++count}.json`), JSON.stringify(mail));
-          callback();
+          const accept = () => {
+            fs.writeFileSync(path.join(dir, `mail-${++count}.json`), JSON.stringify(mail));
+            callback();
+          };
+          if (to.some((address) => address.includes('+slow'))) setTimeout(accept, SLOW_MAIL_MS);
+          else accept();
         })
         .catch((error: Error) => callback(error));
     },

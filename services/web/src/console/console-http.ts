@@ -11,8 +11,14 @@ import {
   clearSessionCookie,
   isHttps,
   readSessionCookie,
+  setSessionCookie,
 } from '../portal/session-cookie';
-import { csrfOk, type ConsoleAccounts, type ConsoleSession } from './console-accounts';
+import {
+  SESSION_IDLE_MS,
+  csrfOk,
+  type ConsoleAccounts,
+  type ConsoleSession,
+} from './console-accounts';
 import { consoleNav } from './console-pages';
 
 export const session = (res: Response) => res.locals.console as ConsoleSession;
@@ -67,6 +73,9 @@ export const message = (title: string, text: string, extra: SafeHtml | string = 
     ${extra}
   </section>`;
 
+/** A session whose expiry is this close to a full 12 h was just used after a pause. */
+const REFRESHED_WITHIN_MS = 5_000;
+
 /** Pages need a live session; without one, GETs go to the sign-in page, the rest get a 401. */
 export function requireConsoleSession(deps: { accounts: ConsoleAccounts; publicUrl: string }) {
   return async (req: Request, res: Response, next: NextFunction) => {
@@ -88,6 +97,19 @@ export function requireConsoleSession(deps: { accounts: ConsoleAccounts; publicU
       return;
     }
     res.locals.console = found;
+    // The idle expiry just moved (at most once a minute): the browser's cookie moves with it,
+    // on the page views (an action redirects to one; sign-out clears it). Its Max-Age was set at
+    // sign-in, and would otherwise end a busy session 12 h after it began.
+    const justMoved =
+      found.expiresAt.getTime() >= Date.now() + SESSION_IDLE_MS - REFRESHED_WITHIN_MS;
+    if (justMoved && (req.method === 'GET' || req.method === 'HEAD'))
+      setSessionCookie(
+        res,
+        found.token,
+        found.expiresAt,
+        isHttps(req, deps.publicUrl),
+        CONSOLE_COOKIE,
+      );
     next();
   };
 }

@@ -42,6 +42,18 @@ const form = (notice?: string) =>
     </form>
   </section>`;
 
+/** A new link to every user with this address (none for an unknown one); failures logged. */
+async function mailLinks(deps: SignInDeps, email: string): Promise<void> {
+  for (const user of await deps.accounts.usersByEmail(email)) {
+    try {
+      const token = await deps.accounts.issueLink(user._id);
+      await deps.mailer.send(signInMail(user.email, signInUrl(deps.publicUrl, token)));
+    } catch (err) {
+      deps.log.error({ err }, 'console sign-in mail failed');
+    }
+  }
+}
+
 export function signInRoutes(deps: SignInDeps, body: express.RequestHandler): Router {
   const router = express.Router();
   const limiter = new SignInLimiter(deps.perEmail, 15 * 60_000);
@@ -63,14 +75,12 @@ export function signInRoutes(deps: SignInDeps, body: express.RequestHandler): Ro
       consolePage(res, 429, 'Sign in', form('Too many links asked for. Try again later.'), false);
       return;
     }
-    for (const user of await deps.accounts.usersByEmail(email)) {
-      const token = await deps.accounts.issueLink(user._id);
-      // Mailing failures are logged, not shown: the answer must not depend on the address.
-      await deps.mailer
-        .send(signInMail(user.email, signInUrl(deps.publicUrl, token)))
-        .catch((err: unknown) => deps.log.error({ err }, 'console sign-in mail failed'));
-    }
+    // Answered before anything is looked up or mailed: the answer, and how long it takes, must
+    // not depend on the address (a known one would wait for its link and the mail server).
     consolePage(res, 200, 'Sign in', form(SENT), false);
+    mailLinks(deps, email).catch((err: unknown) =>
+      deps.log.error({ err }, 'console sign-in mail failed'),
+    );
   });
 
   router.get('/console/sign-in/link', async (req, res) => {
