@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { api, gatewayUrl } from './support/http';
 import { createMerchant, type TestMerchant } from './support/merchant';
 import { consoleRequest, formKeysOf } from './support/console';
+import { pageRequest } from './support/portal';
 import { consoleUser, payableAffiliate } from './support/console-money';
 
 type User = Awaited<ReturnType<typeof consoleUser>>;
@@ -107,7 +108,12 @@ it('refuses a key reused for another request, and a malformed key; nothing is do
 
 it('acts on a post with no key at all, as on a REST call without Idempotency-Key', async () => {
   const name = `Keyless ${randomUUID().slice(0, 8)}`;
-  const first = await post('/console/campaigns', { ...CAMPAIGN, name });
+  // pageRequest, not consoleRequest (which adds a fresh key as a rendered form carries).
+  const first = await pageRequest('/console/campaigns', {
+    cookie: owner.cookie,
+    form: { _csrf: owner.csrf, ...CAMPAIGN, name },
+    origin: origin(),
+  });
   expect(first.status).toBe(303);
   expect(first.location).toMatch(/^\/console\/campaigns\/[0-9a-f-]{36}\?done=created$/);
   expect(await campaignsNamed(name)).toHaveLength(1);
