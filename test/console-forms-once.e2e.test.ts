@@ -160,3 +160,41 @@ it('never replays a portal sign-in link: a repeat gets the "already sent" page',
   expect(again.location).toBeNull();
   expect(again.text).not.toContain('token=');
 });
+
+it("replays a page under the repeat's own CSP nonce (its styles would be refused otherwise)", async () => {
+  const send = () =>
+    fetch(`${gatewayUrl()}/console/campaigns`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        cookie: owner.cookie,
+        origin: origin(),
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({
+        _csrf: owner.csrf,
+        _key: key,
+        ...CAMPAIGN,
+        commission_percent: '150',
+        name,
+      }).toString(),
+    });
+  const key = randomUUID();
+  const name = `Refused ${randomUUID().slice(0, 8)}`;
+  const nonces = async (res: Response) => ({
+    header: /style-src 'nonce-([^']+)'/.exec(res.headers.get('content-security-policy') ?? '')?.[1],
+    page: /<style nonce="([^"]+)"/.exec(await res.text())?.[1],
+  });
+  const first = await send();
+  expect(first.status).toBe(422);
+  expect(first.headers.get('idempotent-replayed')).toBeNull();
+  const one = await nonces(first);
+  expect(one.page).toBe(one.header);
+  const again = await send();
+  expect(again.status).toBe(422);
+  expect(again.headers.get('idempotent-replayed')).toBe('true');
+  const two = await nonces(again);
+  expect(two.header).toBeDefined();
+  expect(two.header).not.toBe(one.header);
+  expect(two.page).toBe(two.header);
+});

@@ -100,6 +100,8 @@ export interface ConsoleFormKeyRecord {
     type?: string;
     body?: string;
     used_only?: boolean;
+    /** The CSP nonce the page was rendered with: a replay puts its own in its place. */
+    nonce?: string;
   } | null;
   created_at: Date;
   /** While pending: when the claim lapses (its process died); once answered: 24 h. */

@@ -163,7 +163,14 @@ function replay(res: Response, answer: Answer) {
   res.status(answer.status).set('Idempotent-Replayed', 'true');
   if (answer.location) res.set('Location', answer.location);
   if (answer.type) res.type(answer.type);
-  res.send(answer.body ?? '');
+  // The page's inline style and script carry the first answer's CSP nonce; this answer's
+  // Content-Security-Policy names a new one, under which the old would be refused.
+  const nonce = res.locals.nonce as string | undefined;
+  const body =
+    answer.body && answer.nonce && nonce
+      ? answer.body.split(`nonce="${answer.nonce}"`).join(`nonce="${nonce}"`)
+      : (answer.body ?? '');
+  res.send(body);
 }
 
 function alreadySent(res: Response, what: string) {
@@ -205,6 +212,7 @@ function keepAnswer(
           ...(location ? { location } : {}),
           ...(type ? { type } : {}),
           ...(body !== undefined ? { body } : {}),
+          ...(typeof res.locals.nonce === 'string' ? { nonce: res.locals.nonce } : {}),
         };
     const saved =
       status >= 500
