@@ -25,6 +25,7 @@ import { SYSTEM_PROCESSES, startSystem } from '../system';
 import { prepareAffiliate, type BenchMerchant } from './money-bench';
 import { createMerchant } from './create-merchant';
 import { growthPerEvent, PRUNED } from './scale-events';
+import { cpuMs, databasePid } from './database-cpu';
 import { databaseSettled, listLatencies, printPhase, restartAll } from './scale-report';
 
 const SMALL = 1_000;
@@ -102,12 +103,18 @@ async function main(argv: string[]): Promise<void> {
     };
     // Each restart waits for the previous service's start-up sweeps (scans on this server).
     const gatewayDb = mongo.useDb('gateway').db!;
+    const dbPid = databasePid(infra.mongoUrl);
+    const databaseCpu = () => (dbPid === undefined ? undefined : cpuMs(dbPid));
     const settled = async () => {
-      const waited = await databaseSettled(() => gatewayDb.collection('merchants').findOne({}));
+      const waited = await databaseSettled(
+        () => gatewayDb.collection('merchants').findOne({}),
+        undefined,
+        databaseCpu,
+      );
       say(`  (database settled after ${(waited / 1000).toFixed(0)} s)`);
     };
     const phase = async (merchant: BenchMerchant) => {
-      const started = await restartAll(system, settled);
+      const started = await restartAll(system, settled, databaseCpu);
       const lists = await listLatencies(system.gatewayUrl, merchant, requests);
       // The lists that scan here go on in the database after the gateway's 504: the next
       // step's seeding (or the last tables) would otherwise wait behind them and time out.

@@ -7,6 +7,8 @@ import type { BenchMerchant } from './money-bench';
 export interface Started {
   readyMs: number;
   rssMb: number;
+  /** CPU the database server used from the start to ready (its own commands and anything else). */
+  databaseCpuMs?: number;
   error?: string;
 }
 
@@ -33,13 +35,14 @@ export function printPhase(
   after: Phase,
 ): void {
   say(`\nservice restart: 1,000 records → ${label}`);
-  say('| service | ready (ms) | ratio | RSS (MB) | ratio |');
-  say('|---|---|---|---|---|');
+  say('| service | ready (ms) | ratio | RSS (MB) | ratio | database CPU during the start (ms) |');
+  say('|---|---|---|---|---|---|');
+  const cpu = (s: Started) => (s.databaseCpuMs === undefined ? '?' : String(s.databaseCpuMs));
   for (const name of Object.keys(before.started)) {
     const a = before.started[name]!;
     const b = after.started[name]!;
     say(
-      `| ${name} | ${a.readyMs} → ${b.readyMs} | ${ratio(b.readyMs, a.readyMs)} | ${a.rssMb.toFixed(0)} → ${b.rssMb.toFixed(0)} | ${ratio(b.rssMb, a.rssMb)} |${[a.error, b.error].filter(Boolean).join('; ')}`,
+      `| ${name} | ${a.readyMs} → ${b.readyMs} | ${ratio(b.readyMs, a.readyMs)} | ${a.rssMb.toFixed(0)} → ${b.rssMb.toFixed(0)} | ${ratio(b.rssMb, a.rssMb)} | ${cpu(a)} → ${cpu(b)} |${[a.error, b.error].filter(Boolean).join('; ')}`,
     );
   }
   say(`\nlist latency through the gateway at ${label}: median of warm requests (first request)`);
@@ -63,6 +66,7 @@ export function printPhase(
 export async function restartAll(
   system: RunningSystem,
   settled: () => Promise<void> = async () => undefined,
+  databaseCpu: () => number | undefined = () => undefined,
 ): Promise<Record<string, Started>> {
   const result: Record<string, Started> = {};
   for (const name of SYSTEM_PROCESSES) {
@@ -73,10 +77,14 @@ export async function restartAll(
     try {
       await system.stopProcess(name);
       started = Date.now();
+      const cpuBefore = databaseCpu();
       await system.startProcess(name);
       const readyMs = Date.now() - started;
+      const cpuAfter = databaseCpu();
       const pid = system.processes().find((p) => p.name === name)!.pid;
-      result[name] = { readyMs, rssMb: rssMb(pid) };
+      const databaseCpuMs =
+        cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
+      result[name] = { readyMs, rssMb: rssMb(pid), databaseCpuMs };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       result[name] = {
@@ -95,27 +103,41 @@ export async function restartAll(
 const SECOND_SWEEP_AFTER_MS = 13_000;
 const QUIET_MS = 200;
 const SETTLE_LIMIT_MS = 5 * 60_000;
+const IDLE_WINDOW_MS = 500;
+/** A quarter of a core: the server's own timers and the services' light polling stay below. */
+const IDLE_CPU_SHARE = 0.25;
 
 /**
- * Waits until the database answers a small read within QUIET_MS twice in a row, after the
- * just-restarted service's second start-up sweep has begun. On the local server a start-up
- * sweep of a collection of a million documents is a full scan, during which the server answers
- * no other connection (docs/local-database.md); MongoDB 7 answers it from an index. Without this
- * the next service's time to ready measured the previous one's sweep, not its own start.
- * Returns how long it waited, which the bench prints.
+ * Waits, after the just-restarted service's second start-up sweep has begun, until the database
+ * is idle twice in a row: it answers a small read within QUIET_MS and (when `cpuMs` reads the
+ * server's CPU time) used under a quarter of a core over the last half second. On the local
+ * server a start-up sweep or pass over a collection of 100,000s of documents is a full scan
+ * (MongoDB 7 answers it from an index); it used to stop the server answering anyone, which
+ * the read caught, and now only takes a core, which the CPU shows. Without this wait the next
+ * service's time to ready measured the previous one's scans, not its own start (webhook, which
+ * follows commission, measured commission's sweeps of its 200,000 commissions). Returns how
+ * long it waited, which the bench prints.
  */
 export async function databaseSettled(
   probe: () => Promise<unknown>,
   afterMs = SECOND_SWEEP_AFTER_MS,
+  cpuMs: () => number | undefined = () => undefined,
 ): Promise<number> {
   const started = Date.now();
   await new Promise((resolve) => setTimeout(resolve, afterMs));
   let quiet = 0;
   while (quiet < 2 && Date.now() - started < SETTLE_LIMIT_MS) {
+    const cpuBefore = cpuMs();
+    const windowStart = performance.now();
     const at = performance.now();
     await probe().catch(() => undefined);
-    quiet = performance.now() - at <= QUIET_MS ? quiet + 1 : 0;
-    if (quiet < 2) await new Promise((resolve) => setTimeout(resolve, 250));
+    const answered = performance.now() - at <= QUIET_MS;
+    const rest = IDLE_WINDOW_MS - (performance.now() - windowStart);
+    if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
+    const cpuAfter = cpuMs();
+    const used = cpuBefore === undefined || cpuAfter === undefined ? 0 : cpuAfter - cpuBefore;
+    const idle = used <= IDLE_CPU_SHARE * (performance.now() - windowStart);
+    quiet = answered && idle ? quiet + 1 : 0;
   }
   return Date.now() - started;
 }
