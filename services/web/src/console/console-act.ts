@@ -41,6 +41,8 @@ const DONE: Record<string, (n: number) => string> = {
   completed: () => 'Export completed: its payouts are being marked paid.',
   canceled: () => 'Export canceled: its payouts are due again.',
   redelivered: () => 'Delivery queued again: it is sent at once.',
+  enabled: () => 'Endpoint turned on: new events are delivered to it again.',
+  disabled: () => 'Endpoint turned off: no events are delivered to it until it is turned on.',
 };
 
 export function notice(query: Record<string, unknown>) {

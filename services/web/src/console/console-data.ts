@@ -49,6 +49,7 @@ export const CONSOLE_OPERATIONS = [
   'cancelPayoutExport',
   'listWebhookEndpoints',
   'getWebhookEndpoint',
+  'updateWebhookEndpoint',
   'listWebhookDeliveries',
   'redeliverWebhookDelivery',
 ] as const;
