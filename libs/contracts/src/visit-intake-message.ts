@@ -39,6 +39,8 @@ export const acceptedVisitRecordSchema = z.object({
   reviewed_at: wireDate.nullable().optional(),
   review_note: z.string().nullable().optional(),
   address_hash: z.string().nullable().optional(),
+  /** Never set on a new visit's referral (tracking's record lists charges it applied). */
+  applied_events: z.array(z.string()).optional(),
   created_at: wireDate,
   updated_at: wireDate,
 });

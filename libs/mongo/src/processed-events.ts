@@ -80,7 +80,8 @@ export class ProcessedEvents {
   }
 
   /**
-   * Runs `apply` unless already recorded; `apply` must itself tolerate a rerun.
+   * Runs `apply` unless already recorded; `apply` must itself tolerate a rerun. When `apply`
+   * answers `'recorded'`, no record is written.
    *
    * The record is written after `apply` but not awaited: the caller acknowledges the event as
    * soon as its effect is written, and a partition's next event does not wait a round trip for
@@ -89,10 +90,15 @@ export class ProcessedEvents {
    * event ever came again, `apply` would run again, and tolerates that. A record written before
    * `apply` (or beside it) could instead outlive an `apply` that never finished: a lost event.
    */
-  async once(consumer: string, eventId: string, apply: () => Promise<void>): Promise<boolean> {
+  async once(
+    consumer: string,
+    eventId: string,
+    apply: () => Promise<void | 'recorded'>,
+  ): Promise<boolean> {
     if (await this.has(consumer, eventId)) return false;
-    await apply();
-    this.record(consumer, eventId).catch(this.onRecordFailed);
+    // 'recorded': the effect's own write remembers the event (e.g. a list on the record it
+    // changed), so a repeat is a no-op without a record here.
+    if ((await apply()) !== 'recorded') this.record(consumer, eventId).catch(this.onRecordFailed);
     return true;
   }
 }

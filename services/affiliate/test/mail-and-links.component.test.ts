@@ -1,6 +1,7 @@
 /**
- * Over the real MongoDB-protocol server: the once-per-event mail claim (failure, retry,
- * duplicate, a send cut off mid-way), and the expiry of magic links and confirmation links.
+ * Over the real MongoDB-protocol server: the once-per-event mail record (failure, retry,
+ * duplicate, one write per mail, an earlier version's claim cut off mid-send), and the expiry of
+ * magic links and confirmation links.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -74,7 +75,7 @@ class RecordingTransport implements MailTransport {
 const message = { to: 'a@example.com', subject: 'Hi', text: 'Hello' };
 
 describe('OnceMailer', () => {
-  it('releases the claim when sending fails, sends on retry, and never twice', async () => {
+  it('records nothing when sending fails, sends on retry, and never twice', async () => {
     const transport = new RecordingTransport();
     transport.failures = 1;
     const mailer = new OnceMailer(sent, transport, 'example.test', now);
@@ -93,14 +94,14 @@ describe('OnceMailer', () => {
     const transport = new RecordingTransport();
     const mailer = new OnceMailer(sent, transport, 'example.test', now);
     const keys = Array.from({ length: 8 }, () => `k-${randomUUID()}`);
-    // Claimed and recorded together (one insert, one bulk update), each answered on its own.
+    // Checked and recorded together (one read, one insert), each answered on its own.
     const outcomes = await Promise.allSettled(
       [...keys, keys[0]!].map((key) => mailer.sendOnce(key, async () => message, log)),
     );
     expect(outcomes.slice(0, 8).map((outcome) => outcome.status)).toEqual(
       Array(8).fill('fulfilled'),
     );
-    // The second attempt at the first key found it claimed and in flight: retried later.
+    // The second attempt at the first key found it in flight here: retried later.
     expect(outcomes[8]).toMatchObject({ status: 'rejected', reason: { code: 'unavailable' } });
     expect(transport.mails.map((mail) => mail.messageId).sort()).toEqual(
       keys.map((key) => `<${key}@example.test>`).sort(),
@@ -118,7 +119,29 @@ describe('OnceMailer', () => {
     expect(transport.mails).toEqual([]);
   });
 
-  it('retries later while another attempt may still be sending, and gives up on a stale one', async () => {
+  it('writes one document per mail, after the send: nothing is stored while sending', async () => {
+    const key = `k-${randomUUID()}`;
+    const seenWhileSending: unknown[] = [];
+    const transport = new RecordingTransport();
+    const send = transport.send.bind(transport);
+    transport.send = async (mail) => {
+      seenWhileSending.push(await sent.findById(key).lean());
+      await send(mail);
+    };
+    const mailer = new OnceMailer(sent, transport, 'example.test', now);
+    const writesBefore = await sent.countDocuments();
+    expect(await mailer.sendOnce(key, async () => message, log)).toBe('sent');
+    expect(seenWhileSending).toEqual([null]);
+    expect(await sent.countDocuments()).toBe(writesBefore + 1);
+    expect(await sent.findById(key).lean()).toMatchObject({ state: 'sent', to: 'a@example.com' });
+    // A record lost to a crash between the send and the write: the redelivery mails again
+    // (at least once; the duplicate is the price of that crash only).
+    await sent.deleteOne({ _id: key });
+    expect(await mailer.sendOnce(key, async () => message, log)).toBe('sent');
+    expect(transport.mails).toHaveLength(2);
+  });
+
+  it("retries later while an earlier version's claim may still be sending, and gives up on a stale one", async () => {
     const transport = new RecordingTransport();
     const mailer = new OnceMailer(sent, transport, 'example.test', now);
     const key = `k-${randomUUID()}`;

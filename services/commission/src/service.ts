@@ -1,7 +1,7 @@
 /** Wiring of the commission service: its models and object graph; the kernel runs it. */
 import { STREAMS } from '@aff/contracts';
 import { defineService, type ServiceDeps } from '@aff/kernel';
-import { startConsumer } from '@aff/messaging';
+import { EventPublisher, startConsumer } from '@aff/messaging';
 import { MerchantCounts, NEWEST_KEPT, NewestList, merchantCountsModel } from '@aff/mongo';
 import type { Connection } from 'mongoose';
 import { configSchema, loadCommissionConfig, type CommissionConfig } from './config';
@@ -64,7 +64,13 @@ export function buildCommission(deps: ServiceDeps<CommissionConfig, CommissionMo
     new ReviewDecisionRepository(models.reviewDecision),
     settlement,
   );
-  const charges = new ChargeUseCases(sales, commissions, held);
+  // A charge's events leave before its message is acked (the message is their outbox).
+  const publisher = new EventPublisher(nc);
+  const charges = new ChargeUseCases(sales, commissions, held, {
+    publish: async (events, context) => {
+      await Promise.all(events.map((event) => publisher.publish(event, context)));
+    },
+  });
   return {
     charges,
     settlement,

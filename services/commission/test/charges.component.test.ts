@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import {
   STREAMS,
   buildEvent,
+  deterministicId,
   type CampaignView,
   type ChargeAttributed,
   type ChargeRefundAttributed,
@@ -180,6 +181,94 @@ it('writes what a run that died halfway left unwritten: the commission, or the s
     await rerun(b, chargeB);
     expect(await sales.countDocuments({ merchant_id: b.merchantId })).toBe(1);
     expect(await stored.countDocuments({ merchant_id: b.merchantId })).toBe(1);
+  } finally {
+    await mongo.close();
+  }
+});
+
+it('writes the sale once, decided, and the commission once: no outbox on either', async () => {
+  const mongo = await connectMongo(process.env.MONGO_URL!, component.mongoDb);
+  try {
+    const s = scenario();
+    await publishHandled(component.nc, tracking, CHARGES_DURABLE, [s.attributed(s.charge())]);
+    await awaitEvents(component.natsUrl, commissions, 'sale.created', s.merchantId);
+    await awaitEvents(component.natsUrl, commissions, 'commission.created', s.merchantId);
+    // The events went to the stream straight from the handler, before its ack: nothing was
+    // stored in the records to clear afterwards, and the sale was written already decided.
+    const [sale] = await mongo.collection('sales').find({ merchant_id: s.merchantId }).toArray();
+    const [commission] = await mongo
+      .collection('commissions')
+      .find({ merchant_id: s.merchantId })
+      .toArray();
+    expect(sale).toMatchObject({ commission_pending: false, pending_events: [] });
+    expect(commission).toMatchObject({ pending_events: [] });
+  } finally {
+    await mongo.close();
+  }
+});
+
+it('publishes and counts again what a run that died before its ack wrote but never published', async () => {
+  const mongo = await connectMongo(process.env.MONGO_URL!, component.mongoDb);
+  try {
+    // What a run leaves when it dies after both inserts and before publishing or counting:
+    // the records of another merchant's charge, moved to this one.
+    const model = scenario();
+    await publishHandled(component.nc, tracking, CHARGES_DURABLE, [
+      model.attributed(model.charge()),
+    ]);
+    await awaitEvents(component.natsUrl, commissions, 'commission.created', model.merchantId);
+    const s = scenario();
+    const charge = s.charge();
+    const saleId = deterministicId(`${s.merchantId}:sale:${charge.id}`);
+    const commissionId = randomUUID();
+    const [sale] = await mongo
+      .collection('sales')
+      .find({ merchant_id: model.merchantId })
+      .toArray();
+    const [commission] = await mongo
+      .collection('commissions')
+      .find({ merchant_id: model.merchantId })
+      .toArray();
+    await mongo.collection('sales').insertOne({
+      ...sale!,
+      _id: saleId as never,
+      merchant_id: s.merchantId,
+      processor_charge_id: charge.id,
+      stats_marks: [],
+    });
+    await mongo.collection('commissions').insertOne({
+      ...commission!,
+      _id: commissionId as never,
+      merchant_id: s.merchantId,
+      sale_id: saleId,
+      stats_marks: [],
+    });
+
+    // The charge's message comes again (it was never acked).
+    await publishHandled(component.nc, tracking, CHARGES_DURABLE, [s.attributed(charge)]);
+    const [created] = await awaitEvents<CommissionView>(
+      component.natsUrl,
+      commissions,
+      'commission.created',
+      s.merchantId,
+    );
+    expect(created!.data).toMatchObject({ id: commissionId, sale: { id: saleId } });
+    await awaitEvents(component.natsUrl, commissions, 'sale.created', s.merchantId);
+    // Counted in the merchant's list once, and no second commission.
+    const list = await rpc.call(
+      'commission',
+      'listCommissions',
+      { merchant_id: s.merchantId, params: {}, query: {}, expand: [], api_key_id: null },
+      randomUUID(),
+    );
+    expect(list.body).toMatchObject({
+      pagination: { total_count: 1 },
+      data: [{ id: commissionId }],
+    });
+    const stored = await mongo
+      .collection('commissions')
+      .countDocuments({ merchant_id: s.merchantId });
+    expect(stored).toBe(1);
   } finally {
     await mongo.close();
   }

@@ -115,11 +115,28 @@ it('attributes a charge of the referred customer (charge.attributed) once, and i
   });
   await awaitEvents(component.natsUrl, tracking, 'referral.converted', m.merchantId);
 
-  // The processor delivers the same event again: no second attribution.
-  await processorEvent(m.merchantId, chargeEvent);
-  expect(
-    await eventsOf(component.natsUrl, tracking, 'charge.attributed', m.merchantId),
-  ).toHaveLength(1);
+  // The processor delivers the same event again (in a new message, as after the stream's
+  // duplicate window): no second attribution, and no second write. The referral lists the
+  // charge it applied; no processed-events record is written for it.
+  const mongo = await connectMongo(process.env.MONGO_URL!, component.mongoDb);
+  try {
+    const referrals = mongo.collection<{ _id: string; updated_at?: Date }>('referrals');
+    const applied = await referrals.findOne({ _id: referralId });
+    expect(applied).toMatchObject({ applied_events: [chargeEvent.id] });
+    await processorEvent(m.merchantId, chargeEvent);
+    expect(
+      await eventsOf(component.natsUrl, tracking, 'charge.attributed', m.merchantId),
+    ).toHaveLength(1);
+    const after = await referrals.findOne({ _id: referralId });
+    expect(after!.updated_at).toEqual(applied!.updated_at);
+    expect(after).toMatchObject({ applied_events: [chargeEvent.id] });
+    const records = await mongo
+      .collection('processed_events')
+      .countDocuments({ _id: { $regex: chargeEvent.id } } as never);
+    expect(records).toBe(0);
+  } finally {
+    await mongo.close();
+  }
 
   await processorEvent(m.merchantId, {
     id: `evt_${randomUUID()}`,

@@ -1,14 +1,16 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 
 /**
- * One row per mail-worthy event (`_id` = kind + event id). Inserting it is the claim that makes
- * sure one event never sends two mails; `sending` rows are in flight or were cut off mid-send.
+ * One row per mail-worthy event (`_id` = kind + event id), written once the mail is sent (or
+ * found to have nothing to say): a key with a row is not mailed again (mail/once-mailer.ts).
+ * `sending` rows are claims of earlier versions, which claimed before sending.
  */
 export interface SentMailRecord {
   _id: string;
   state: 'sending' | 'sent' | 'skipped';
-  /** Who holds the claim, so a failed sender only releases its own. */
-  claim: string;
+  /** Earlier versions' claims only: who held the claim. */
+  claim?: string;
+  /** When the row was written (the retention job's field). */
   claimed_at: Date;
   sent_at: Date | null;
   to: string | null;

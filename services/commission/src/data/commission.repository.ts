@@ -38,6 +38,7 @@ export class CommissionRepository implements CommissionStore {
     private readonly counted?: CountedStats,
   ) {
     const { onPending = () => undefined, ...tenantOpts } = opts;
+    this.counts = opts.counts;
     this.tenant = new TenantRepository(model, {
       ...tenantOpts,
       relay,
@@ -51,6 +52,7 @@ export class CommissionRepository implements CommissionStore {
   }
 
   private readonly onPending: (record: CommissionRecord) => void;
+  private readonly counts: TenantRepositoryOptions<CommissionDoc>['counts'];
 
   findById(merchantId: string, id: string): Promise<CommissionRecord | null> {
     return this.tenant.findById(merchantId, id);
@@ -94,6 +96,10 @@ export class CommissionRepository implements CommissionStore {
   ): Promise<void> {
     await mapDuplicate(this.tenant.insert(record, events, context), 'Commission');
     this.onPending(record);
+  }
+
+  async countIfMissed(record: CommissionRecord): Promise<void> {
+    await this.counts?.recount([record]);
   }
 
   async change(

@@ -14,7 +14,13 @@ import type {
 import { AppError } from '@aff/api';
 import { afterRefund, commissionFor, dueAt, mayEarn, saleAmounts } from './commission-rules';
 import { commissionEventView, toSaleView } from './views';
-import { DuplicateError, type CallContext, type CommissionStore, type SaleStore } from './ports';
+import {
+  DuplicateError,
+  type CallContext,
+  type CommissionStore,
+  type EventSink,
+  type SaleStore,
+} from './ports';
 import type { HeldCommissions } from './held-commissions';
 import type { CommissionRecord, SaleRecord } from './records';
 
@@ -35,21 +41,30 @@ export class ChargeUseCases {
     private readonly commissions: CommissionStore,
     /** Settles a commission created held whose referral was reviewed meanwhile. */
     private readonly held: Pick<HeldCommissions, 'afterCreated'>,
+    /** Where a charge's `sale.created` and `commission.created` go, before its ack. */
+    private readonly events: EventSink,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
   /**
-   * The sale and its commission. A charge is almost always new, so the sale is inserted without
-   * reading first (its id follows from the charge): when that insert succeeds, nothing was
-   * stored before it and the commission is decided on the spot (two writes, no reads). When the
-   * sale exists (a repeat, or a re-run after a crash), both are read, together, and whichever is
-   * missing is written.
+   * The sale and its commission, each written once, and their events published before the
+   * charge's message is acknowledged: the message is their outbox (docs/decisions.md, "The
+   * charge's input message as its outbox"). The commission is decided first and written before
+   * the sale, and the sale is written already saying so (`commission_pending: false`): a refund
+   * that finds the sale and no commission knows none is coming. A charge is almost always new,
+   * so both are inserted without reading first (their ids follow from the charge). When either
+   * was there already (a repeat, or a re-run after a run that died before acknowledging), both
+   * are read and their events published again from what is stored: the stream keeps one copy
+   * of an id, and every consumer drops an id it has seen.
    */
   async onAttributed(ctx: CallContext, input: ChargeAttributed): Promise<void> {
     const fresh = this.newSale(ctx, input);
-    if (await this.insertSale(ctx, fresh)) {
-      await this.decideCommission(ctx, input, fresh);
-      await this.sales.commissionDecided(ctx.merchantId, fresh._id);
+    const decided = await this.decideCommission(ctx, input, fresh);
+    const commissionWritten = decided ? await this.insertCommission(decided) : true;
+    const saleWritten = await this.insertSale(fresh);
+    if (commissionWritten && saleWritten) {
+      await this.events.publish(this.createdEvents(ctx, fresh, decided), ctx.events);
+      if (decided) await this.held.afterCreated(ctx, decided);
       return;
     }
     const saleId = fresh._id;
@@ -57,41 +72,68 @@ export class ChargeUseCases {
       this.sales.findById(ctx.merchantId, saleId),
       this.commissions.findBySale(ctx.merchantId, saleId),
     ]);
-    const sale = stored ?? fresh;
-    // Each on its own: a retry after a run that wrote only one of them writes the other.
-    await Promise.all([
-      stored ? undefined : this.insertSale(ctx, sale),
-      commission ? undefined : this.decideCommission(ctx, input, sale),
-    ]);
-    // Decided (written, or none is due): refunds of this sale need not wait for one any more.
-    if (sale.commission_pending !== false)
-      await this.sales.commissionDecided(ctx.merchantId, sale._id);
+    // Both writes above succeeded or found their record: a missing one was removed since.
+    if (!stored || (decided && !commission))
+      throw new AppError('unavailable', `Sale ${saleId} changed meanwhile; retrying`);
+    // A sale written by an earlier version before its commission was decided.
+    if (stored.commission_pending) await this.sales.commissionDecided(ctx.merchantId, saleId);
+    // What a run that died after its insert may have left undone, each step idempotent.
+    if (commission) await this.commissions.countIfMissed(commission);
+    await this.events.publish(this.createdEvents(ctx, stored, commission), ctx.events);
+    if (commission) await this.held.afterCreated(ctx, commission);
   }
 
+  /** `sale.created` and `commission.created`, with ids that follow from the sale. */
+  private createdEvents(
+    ctx: CallContext,
+    sale: SaleRecord,
+    commission: CommissionRecord | null,
+  ): EventEnvelope[] {
+    return [
+      withId(
+        buildEvent('sale.created', ctx.merchantId, toSaleView(sale)),
+        `${sale._id}:sale.created`,
+      ),
+      ...(commission
+        ? [
+            withId(
+              buildEvent(
+                'commission.created',
+                ctx.merchantId,
+                commissionEventView(commission, sale),
+              ),
+              `${sale._id}:commission.created`,
+            ),
+          ]
+        : []),
+    ];
+  }
+
+  /** The commission the charge earns, or null (nothing written). */
   private async decideCommission(
     ctx: CallContext,
     input: ChargeAttributed,
     sale: SaleRecord,
-  ): Promise<void> {
+  ): Promise<CommissionRecord | null> {
     const { campaign, affiliate, referral } = input;
     // Disabled and suspicious affiliates earn nothing new (tracking checks too; this is the last word).
-    if (affiliate.state !== 'active' || referral.deactivated_at) return;
+    if (affiliate.state !== 'active' || referral.deactivated_at) return null;
     const firstConversion = new Date(referral.became_conversion_at ?? sale.charged_at);
     const earnedSoFar =
       campaign.max_commissions == null
         ? 0
         : await this.commissions.countNotVoided(ctx.merchantId, referral.id);
-    if (!mayEarn(campaign, firstConversion, sale.charged_at, earnedSoFar)) return;
-    // Earned on the charge as attributed, never on the stored sale: on a re-run after a crash,
+    if (!mayEarn(campaign, firstConversion, sale.charged_at, earnedSoFar)) return null;
+    // Earned on the charge as attributed, never on a stored sale: on a re-run after a crash,
     // a refund may have reduced the sale meanwhile (and waits to reduce this commission next).
     const attributedAmount = saleAmounts(input.charge).sale_amount_cents;
     const terms = commissionFor(campaign, attributedAmount, sale.currency);
-    if (terms.amount <= 0) return;
+    if (terms.amount <= 0) return null;
     const now = this.now();
     const due = dueAt(sale.charged_at, campaign.days_until_commissions_are_due);
     // The referral awaits the merchant's review (its fraud policy said hold).
     const held = referral.review_state === 'open';
-    const record: CommissionRecord = {
+    return {
       _id: randomUUID(),
       merchant_id: ctx.merchantId,
       sale_id: sale._id,
@@ -111,18 +153,20 @@ export class ChargeUseCases {
       created_at: now,
       updated_at: now,
     };
-    const event = withId(
-      buildEvent('commission.created', ctx.merchantId, commissionEventView(record, sale)),
-      `${sale._id}:commission.created`,
-    );
+  }
+
+  /**
+   * False when the sale's commission was there already (a concurrent or earlier run wrote it).
+   * Any other duplicate key is retried, never taken for done.
+   */
+  private async insertCommission(record: CommissionRecord): Promise<boolean> {
     try {
-      await this.commissions.insert(record, [event], ctx.events);
-      await this.held.afterCreated(ctx, record);
+      await this.commissions.insert(record, [], {});
+      return true;
     } catch (error) {
       if (!(error instanceof DuplicateError)) throw error;
-      // A concurrent run created it: the sale's one commission must now be there. Anything else
-      // (a duplicate key of some other record) is retried, never taken for done.
-      if (!(await this.commissions.findBySale(ctx.merchantId, sale._id))) throw error;
+      if (!(await this.commissions.findBySale(record.merchant_id, record.sale_id))) throw error;
+      return false;
     }
   }
 
@@ -229,7 +273,8 @@ export class ChargeUseCases {
       affiliate: input.affiliate,
       created_at: now,
       updated_at: now,
-      commission_pending: true,
+      // Written once its commission is written or decided against (see `onAttributed`).
+      commission_pending: false,
     };
   }
 
@@ -237,13 +282,9 @@ export class ChargeUseCases {
    * False when the sale was there already: a concurrent or earlier run that wrote the same sale
    * first is fine, the sale is the same.
    */
-  private async insertSale(ctx: CallContext, sale: SaleRecord): Promise<boolean> {
-    const event = withId(
-      buildEvent('sale.created', ctx.merchantId, toSaleView(sale)),
-      `${sale._id}:sale.created`,
-    );
+  private async insertSale(sale: SaleRecord): Promise<boolean> {
     try {
-      await this.sales.insert(sale, [event], ctx.events);
+      await this.sales.insert(sale, [], {});
       return true;
     } catch (error) {
       if (!(error instanceof DuplicateError)) throw error;

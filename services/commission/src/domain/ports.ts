@@ -77,6 +77,11 @@ export interface CommissionStore {
   countNotVoided(merchantId: string, referralId: string): Promise<number>;
   /** Writes the commission with its events. Throws `DuplicateError` on a duplicate key. */
   insert(record: CommissionRecord, events: EventEnvelope[], context: EventContext): Promise<void>;
+  /**
+   * Counts a stored commission in its merchant's list count unless it is counted already: a
+   * writer that died between the insert and its count left it uncounted (idempotent).
+   */
+  countIfMissed(record: CommissionRecord): Promise<void>;
   /** Applies `changes` with the events while `condition` holds; the commission after, or null. */
   change(
     merchantId: string,
@@ -90,6 +95,16 @@ export interface CommissionStore {
   pendingDueBy(now: Date, limit: number): Promise<CommissionRecord[]>;
   /** The held commissions of a referral. */
   heldOf(merchantId: string, referralId: string): Promise<CommissionRecord[]>;
+}
+
+/**
+ * Publishes events straight to the stream (not through a document's outbox), awaiting the
+ * stream's acknowledgement. For a consumer whose input message serves as the outbox: its
+ * records are written without events, the events are published before the message is acked,
+ * and a redelivered message publishes them again from the stored records (same ids).
+ */
+export interface EventSink {
+  publish(events: EventEnvelope[], context: EventContext): Promise<void>;
 }
 
 /** The merchants' decisions on referrals held for review (from `referral.reviewed`). */

@@ -18,7 +18,7 @@ import {
   type ReferralFilters,
   type ReferralStore,
 } from '../domain/ports';
-import { customerKey, type ReferralRecord } from '../domain/records';
+import { APPLIED_EVENTS_KEPT, customerKey, type ReferralRecord } from '../domain/records';
 import type { ReferralDocument } from './referral.schema';
 import type { ReferralTallies } from './referral-tallies';
 import type { CountMarks } from './referral-tally.schema';
@@ -86,7 +86,14 @@ export class ReferralRepository implements ReferralStore {
     const marks = reservation && change.counts ? reservation.marks(change.counts.delta) : {};
     const update: UpdateQuery<ReferralDocument> = { $set: { ...changes, ...markFields(marks) } };
     if (change.addVisits) update.$inc = { visits: change.addVisits };
-    const condition = (change.expected ?? {}) as FilterQuery<ReferralDocument>;
+    const condition = { ...change.expected } as FilterQuery<ReferralDocument>;
+    if (change.applies) {
+      // Applied once: listed in the same write, and only while not listed yet.
+      condition.applied_events = { $ne: change.applies };
+      update.$push = {
+        applied_events: { $each: [change.applies], $slice: -APPLIED_EVENTS_KEPT },
+      };
+    }
     // A write that throws may still have landed: its reservation is left to the sweep, which
     // reads from the marks whether it did. The write's events go out once it is settled.
     const pending = await this.repo.relayAfter(

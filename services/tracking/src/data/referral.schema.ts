@@ -41,6 +41,8 @@ const schema = new Schema<ReferralDocument>(
     reviewed_at: { type: Date, default: null },
     review_note: { type: String, default: null },
     address_hash: { type: String, default: null },
+    // No default: absent until a charge reaches the referral (inserts stay as small as before).
+    applied_events: { type: [String], default: undefined },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     pending_events: { type: Schema.Types.Mixed, default: () => [] },

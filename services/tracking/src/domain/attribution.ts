@@ -49,11 +49,16 @@ export class AttributionUseCases {
     );
   }
 
+  /**
+   * `'recorded'`: a charge or refund applied to a referral lists the event on it in the same
+   * write (`applied_events`), and a repeat finds it there, so no `processed_events` record is
+   * written for it (docs/decisions.md, "A referral remembers the charges it applied").
+   */
   private async apply(
     ctx: CallContext,
     event: ProcessorEvent,
     attached: Promise<ReferralRecord | null>,
-  ): Promise<void> {
+  ): Promise<void | 'recorded'> {
     const object = event.data.object;
     switch (event.type) {
       case 'customer.created':
@@ -77,10 +82,11 @@ export class AttributionUseCases {
     event: ProcessorEvent,
     charge: ProcessorCharge,
     customersReferral: Promise<ReferralRecord | null>,
-  ): Promise<void> {
+  ): Promise<void | 'recorded'> {
     if (!charge.customer) return;
     const now = this.now();
     let referral = await customersReferral;
+    if (referral?.applied_events?.includes(event.id)) return 'recorded';
     const coupon = metadataString(charge.metadata, 'coupon');
     if (!referral && coupon) {
       const customer = {
@@ -122,6 +128,7 @@ export class AttributionUseCases {
       {
         idSeed: seed(ctx, event),
         condition: converts ? { became_conversion_at: null } : {},
+        applies: event.id,
         extra: (view) => [
           withId(
             buildEvent('charge.attributed', ctx.merchantId, {
@@ -137,8 +144,10 @@ export class AttributionUseCases {
         ],
       },
     );
-    // Only a racing conversion of the same referral fails the condition: retry, re-reading it.
+    // Only a racing write of the same referral fails the condition: retry, re-reading it (a
+    // racing copy of this very event is then found applied).
     if (!written) throw new AppError('unavailable', 'Referral changed meanwhile; retrying');
+    return 'recorded';
   }
 
   private async onRefund(
@@ -146,11 +155,13 @@ export class AttributionUseCases {
     event: ProcessorEvent,
     charge: ProcessorCharge,
     customersReferral: Promise<ReferralRecord | null>,
-  ): Promise<void> {
+  ): Promise<void | 'recorded'> {
     if (!charge.customer) return;
     const referral = await customersReferral;
     if (!referral) return;
-    await this.writer.change(ctx, referral, { updated_at: this.now() }, [], {
+    if (referral.applied_events?.includes(event.id)) return 'recorded';
+    const written = await this.writer.change(ctx, referral, { updated_at: this.now() }, [], {
+      applies: event.id,
       extra: () => [
         withId(
           buildEvent('charge.refund_attributed', ctx.merchantId, {
@@ -162,5 +173,8 @@ export class AttributionUseCases {
         ),
       ],
     });
+    // A racing write of the referral: retry, re-reading it.
+    if (!written) throw new AppError('unavailable', 'Referral changed meanwhile; retrying');
+    return 'recorded';
   }
 }

@@ -66,6 +66,11 @@ export interface ReferralChange {
    * exactly once if the write applied, even across a crash (data/referral-tallies.ts).
    */
   counts?: { referral: CountedReferral; delta: LinkCounts };
+  /**
+   * A processor event this write applies: the write happens only while the referral does not
+   * list it yet, and lists it (domain/attribution.ts).
+   */
+  applies?: string;
 }
 
 /** What identifies whose counts a referral's writes change. */
@@ -136,7 +141,12 @@ export interface ReferralTotalsReader {
 
 /** Applies a processor event at most once per consumer (the record of applied events). */
 export interface AppliedEvents {
-  once(consumer: string, eventId: string, apply: () => Promise<void>): Promise<boolean>;
+  /** `apply` answers `'recorded'` when its own write recorded the event (no record needed). */
+  once(
+    consumer: string,
+    eventId: string,
+    apply: () => Promise<void | 'recorded'>,
+  ): Promise<boolean>;
 }
 
 /** A visit accepted by intake, its referral not necessarily written yet. */

@@ -44,9 +44,18 @@ export interface ReferralRecord {
   reviewed_at?: Date | null;
   review_note?: string | null;
   address_hash?: string | null;
+  /**
+   * The processor charge and refund events this referral applied, newest last, the last
+   * `APPLIED_EVENTS_KEPT` only: a repeat of one of them is a no-op with no record of its own
+   * (domain/attribution.ts). Absent on referrals no charge has reached. Never shown.
+   */
+  applied_events?: string[];
   created_at: Date;
   updated_at: Date;
 }
+
+/** How many applied processor events a referral remembers (see `applied_events`). */
+export const APPLIED_EVENTS_KEPT = 20;
 
 /** A processor customer's uniqueness key on a referral (null-safe, see ReferralRecord). */
 export function customerKey(processorCustomerId: string): string {

@@ -28,6 +28,8 @@ export interface WriteOptions {
   idSeed?: string;
   /** More events to store in the same write, built from the new view. */
   extra?: (view: ReferralView) => EventEnvelope[];
+  /** A processor event the write applies, listed on the referral by it (ReferralChange). */
+  applies?: string;
 }
 
 /** What a write from `before` (null: a new referral) to `after` adds to its link's counts. */
@@ -103,6 +105,7 @@ export class ReferralWriter {
         expected: opts.condition,
         addVisits: opts.inc?.visits,
         counts: { referral: current, delta: countsAdded(current, next) },
+        ...(opts.applies ? { applies: opts.applies } : {}),
       },
     );
     return written ? view : null;
