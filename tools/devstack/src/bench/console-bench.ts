@@ -230,16 +230,27 @@ export function webHopMs(figures: PageFigures[]): number | null {
   return empty ? round(empty.pageMs.median - empty.restMs.median) : null;
 }
 
+/** Page − REST of "the hop alone" (HOP_ALONE), when measured. */
+export function hopAloneMs(figures: PageFigures[]): number | null {
+  const alone = figures.find((f) => f.name === HOP_ALONE.name);
+  return alone ? round(alone.pageMs.median - alone.restMs.median) : null;
+}
+
+/** The lowest ratio a page can have when it costs its REST list plus the hop. */
+export const hopFloor = (hopMs: number, restMs: number) =>
+  restMs > 0 ? (1 + Math.max(0, hopMs) / restMs).toFixed(2) : '';
+
 export function formatConsolePages(figures: PageFigures[]): string {
   const lines = [
-    '| page | page median (p95) ms | REST median (p95) ms | page / REST | page − REST ms | REST request(s) | failed | database time per round (page + REST), top 3 |',
-    '|---|---|---|---|---|---|---|---|',
+    '| page | page median (p95) ms | REST median (p95) ms | page / REST | page − REST ms | the hop allows (1 + hop / REST) | REST request(s) | failed | database time per round (page + REST), top 3 |',
+    '|---|---|---|---|---|---|---|---|---|',
   ];
+  const hopMs = hopAloneMs(figures);
   // Ids shown as `:id`: the table names routes.
   const short = (url: string) => url.replace(/[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}/g, ':id');
   for (const f of figures) {
     lines.push(
-      `| ${f.name} \`${short(f.page)}\` | ${f.pageMs.median} (${f.pageMs.p95}) | ${f.restMs.median} (${f.restMs.p95}) | ${f.ratio.toFixed(2)} | ${round(f.pageMs.median - f.restMs.median)} | ${f.rest.map((step) => step.map((r) => `\`${short(r)}\``).join(' + ')).join(', then ')}${f.note ? ` (${f.note})` : ''} | ${f.failed.length ? f.failed.join('; ') : 'none'} | ${f.db ? formatDbCosts(f.db) : ''} |`,
+      `| ${f.name} \`${short(f.page)}\` | ${f.pageMs.median} (${f.pageMs.p95}) | ${f.restMs.median} (${f.restMs.p95}) | ${f.ratio.toFixed(2)} | ${round(f.pageMs.median - f.restMs.median)} | ${hopMs === null || f.name === HOP_ALONE.name ? '' : hopFloor(hopMs, f.restMs.median)} | ${f.rest.map((step) => step.map((r) => `\`${short(r)}\``).join(' + ')).join(', then ')}${f.note ? ` (${f.note})` : ''} | ${f.failed.length ? f.failed.join('; ') : 'none'} | ${f.db ? formatDbCosts(f.db) : ''} |`,
     );
   }
   const hop = webHopMs(figures);
@@ -248,11 +259,10 @@ export function formatConsolePages(figures: PageFigures[]): string {
       '',
       `The web hop measured on an empty page (webhooks, no endpoint): page − REST = ${hop} ms (gateway → web → owner service, session look-up, rendering, no data); a page's "page − REST" near it is that hop alone.`,
     );
-  const alone = figures.find((f) => f.name === HOP_ALONE.name);
-  if (alone)
+  if (hopMs !== null)
     lines.push(
       '',
-      `The hop alone (a signed-in console 404 against an authenticated REST 404, no owner service on either side): page − REST = ${round(alone.pageMs.median - alone.restMs.median)} ms: the request to web over NATS and back, the session look-up and the rendering. Every page pays it on top of its REST list; a list that takes t ms through REST has a ratio of at least 1 + hop / t.`,
+      `The hop alone (a signed-in console 404 against an authenticated REST 404, no owner service on either side): page − REST = ${hopMs} ms: the request to web over NATS and back, the session look-up and the rendering. Every page pays it on top of its REST list; a list that takes t ms through REST has a ratio of at least 1 + hop / t (the column "the hop allows").`,
     );
   return lines.join('\n');
 }
