@@ -37,9 +37,9 @@ export async function startMailConsumers(
       stream: STREAMS.commission.name,
       durable: 'affiliate-mail-commissions',
       // A burst of commissions (a backlog of charges) comes as a burst of mails: the mails
-      // handled at once share their claim, affiliate read and result writes (OnceMailer), so
-      // at 4 they cost about two database commands per commission. 16 open SMTP sessions at
-      // most, each one mail, as before.
+      // handled at once share their check, affiliate read and record write (OnceMailer: one
+      // document per mail, written after the send). 16 open SMTP sessions at most, each one
+      // mail, as before.
       concurrency: 16,
       ackWaitMs: ACK_WAIT_MS,
       log: log.child({ consumer: 'affiliate-mail-commissions' }),
