@@ -108,6 +108,11 @@ const cases: { service: string; collection: string; doc: (at: Date) => Record<st
     },
     {
       service: 'web',
+      collection: 'console_sign_in_counts',
+      doc: (at) => ({ count: 1, expires_at: at }),
+    },
+    {
+      service: 'web',
       collection: 'console_form_keys',
       doc: (at) => ({
         merchant_id: 'm',

@@ -13,6 +13,7 @@ import { ConsoleAccounts } from './console/console-accounts';
 import { consoleMailer } from './console/console-mailer';
 import { consoleModels } from './console/console.schema';
 import { FormKeys } from './console/form-keys';
+import { SIGN_IN_WINDOW_MS, SignInLimiter } from './console/sign-in-limiter';
 import { inviteHandler } from './console/invite.rpc';
 import { KEEP_DAYS, ProgramHistory, statDayModel } from './console/program-history';
 import { statReadingsJob } from './console/stat-readings.job';
@@ -44,7 +45,11 @@ export const webService = defineService({
         accounts,
         mailer,
         publicUrl: config.PUBLIC_URL,
-        signInPerEmail: config.CONSOLE_SIGN_IN_PER_EMAIL,
+        signInLimiter: new SignInLimiter(
+          models.consoleSignInCount,
+          config.CONSOLE_SIGN_IN_PER_EMAIL,
+          SIGN_IN_WINDOW_MS,
+        ),
         log,
         history,
         formKeys: new FormKeys(models),
@@ -67,6 +72,7 @@ export const webService = defineService({
             { model: models.consoleSession, field: 'expires_at', keepMs: 0 },
             { model: models.consoleLink, field: 'expires_at', keepMs: 0 },
             { model: models.consoleFormKey, field: 'expires_at', keepMs: 0 },
+            { model: models.consoleSignInCount, field: 'expires_at', keepMs: 0 },
             { model: models.consoleStatDay, field: 'at', keepMs: KEEP_DAYS * 86_400_000 },
           ],
           config.RETENTION_PRUNE_MS,

@@ -1,4 +1,3 @@
-import { SignInLimiter } from '../src/console/sign-in-limiter';
 import { CONSOLE_COOKIE, sessionCookie } from '../src/portal/session-cookie';
 
 describe('console session cookie', () => {
@@ -15,20 +14,5 @@ describe('console session cookie', () => {
       'SameSite=Lax',
       'Secure',
     ]);
-  });
-});
-
-describe('sign-in limiter', () => {
-  it('allows a number of requests per key and window, then refuses until the window moves', () => {
-    let clock = 0;
-    const limiter = new SignInLimiter(2, 1000, () => clock);
-    expect([limiter.allow('a'), limiter.allow('a'), limiter.allow('a')]).toEqual([
-      true,
-      true,
-      false,
-    ]);
-    expect(limiter.allow('b')).toBe(true);
-    clock = 1001;
-    expect(limiter.allow('a')).toBe(true);
   });
 });

@@ -31,6 +31,7 @@ import { reviewsRoutes } from './reviews-page';
 import { payoutExportsRoutes } from './payout-exports-page';
 import { payoutsRoutes } from './payouts-page';
 import { signInRoutes } from './sign-in-routes';
+import type { SignInLimiter } from './sign-in-limiter';
 import { webhookLogRoutes } from './webhook-log-page';
 import { webhooksRoutes } from './webhooks-page';
 
@@ -54,7 +55,8 @@ export interface ConsoleDeps {
   accounts: ConsoleAccounts;
   mailer: ConsoleMailer;
   publicUrl: string;
-  signInPerEmail: number;
+  /** Sign-in requests per address, counted in web's database (every replica shares it). */
+  signInLimiter: SignInLimiter;
   log: Logger;
   history: ProgramHistory;
   /** Single-use form keys: every action runs once per rendered form (form-keys.ts). */
@@ -65,7 +67,7 @@ export function consoleRouter(deps: ConsoleDeps): Router {
   const router = express.Router();
   router.use('/console', securityHeaders, referrerPolicy, sameOrigin(deps.publicUrl));
   const body = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 });
-  router.use(signInRoutes({ ...deps, perEmail: deps.signInPerEmail }, body));
+  router.use(signInRoutes({ ...deps, limiter: deps.signInLimiter }, body));
   router.use('/console', requireConsoleSession(deps));
   const pageDeps = {
     rpc: deps.rpc,

@@ -123,6 +123,28 @@ const formKeys = new Schema<ConsoleFormKeyRecord>(
 );
 formKeys.index({ expires_at: 1 });
 
+/**
+ * Sign-in requests per address and window (./sign-in-limiter.ts), shared by every web replica:
+ * `_id` is SHA-256 of the address and the window's start (no address is stored in clear, known
+ * or not).
+ */
+export interface ConsoleSignInCountRecord {
+  _id: string;
+  count: number;
+  /** The window's end: deleted by the retention job after it. */
+  expires_at: Date;
+}
+
+const signInCounts = new Schema<ConsoleSignInCountRecord>(
+  {
+    _id: String,
+    count: { type: Number, required: true },
+    expires_at: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+signInCounts.index({ expires_at: 1 });
+
 function model<T>(connection: Connection, name: string, schema: Schema<T>, collection: string) {
   return (
     (connection.models[name] as Model<T> | undefined) ??
@@ -135,5 +157,11 @@ export const consoleModels = (connection: Connection) => ({
   consoleLink: model(connection, 'ConsoleLink', links, 'console_links'),
   consoleSession: model(connection, 'ConsoleSession', sessions, 'console_sessions'),
   consoleFormKey: model(connection, 'ConsoleFormKey', formKeys, 'console_form_keys'),
+  consoleSignInCount: model(
+    connection,
+    'ConsoleSignInCount',
+    signInCounts,
+    'console_sign_in_counts',
+  ),
 });
 export type ConsoleModels = ReturnType<typeof consoleModels>;

@@ -15,13 +15,14 @@ import {
 import type { ConsoleAccounts } from './console-accounts';
 import { checkCsrf, consolePage, message, requireConsoleSession, session } from './console-http';
 import { signInMail, type ConsoleMailer } from './console-mailer';
-import { SignInLimiter } from './sign-in-limiter';
+import type { SignInLimiter } from './sign-in-limiter';
 
 export interface SignInDeps {
   accounts: ConsoleAccounts;
   mailer: ConsoleMailer;
   publicUrl: string;
-  perEmail: number;
+  /** Sign-in requests per address (shared by the replicas, ./sign-in-limiter.ts). */
+  limiter: SignInLimiter;
   log: Logger;
 }
 
@@ -56,7 +57,6 @@ async function mailLinks(deps: SignInDeps, email: string): Promise<void> {
 
 export function signInRoutes(deps: SignInDeps, body: express.RequestHandler): Router {
   const router = express.Router();
-  const limiter = new SignInLimiter(deps.perEmail, 15 * 60_000);
 
   router.get('/console/sign-in', (req, res) => {
     const notice = req.query.signed_out === '1' ? 'You are signed out.' : undefined;
@@ -70,7 +70,7 @@ export function signInRoutes(deps: SignInDeps, body: express.RequestHandler): Ro
       consolePage(res, 400, 'Sign in', form('Enter an e-mail address.'), false);
       return;
     }
-    if (!limiter.allow(email)) {
+    if (!(await deps.limiter.allow(email))) {
       // Said for every address alike, so it reveals nothing about which ones exist.
       consolePage(res, 429, 'Sign in', form('Too many links asked for. Try again later.'), false);
       return;
