@@ -42,6 +42,12 @@ export interface ConsumerOptions {
   spanSubject?: string;
   handle: (event: EventEnvelope, log: Logger, delivery: Delivery) => Promise<void>;
   log: Logger;
+  /**
+   * Asked before a message is decoded, with its merchant from the publisher's header: true acks
+   * it unread, for a consumer that knows it has nothing to do for that merchant (the webhook
+   * fan-out, for merchants without endpoints). A message without the header is never skipped.
+   */
+  skipMerchant?: (merchantId: string) => boolean;
 }
 
 /** How often this message has been delivered (1 the first time), for handlers that give up. */
@@ -100,6 +106,11 @@ export async function startConsumer(
   });
   const loop = (async () => {
     for await (const msg of messages) {
+      const merchantId = opts.skipMerchant && msg.headers?.get(HEADERS.merchantId);
+      if (merchantId && opts.skipMerchant!(merchantId)) {
+        msg.ack();
+        continue;
+      }
       const event = decode(msg, opts);
       if (!event) continue;
       const key = opts.orderingKey ? opts.orderingKey(event) : event.id;

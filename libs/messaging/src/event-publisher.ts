@@ -55,6 +55,8 @@ export class EventPublisher {
     try {
       if (!stored?.traceparent) injectTraceContext(hdrs, trace.setSpan(context.active(), span));
       if (stored?.request_id) hdrs.set(HEADERS.requestId, stored.request_id);
+      // Read by consumers before they decode (ConsumerOptions.skipMerchant).
+      hdrs.set(HEADERS.merchantId, event.merchant_id);
       await this.js.publish(subject, encodeJson(event), { msgID: event.id, headers: hdrs });
       const aggregate = event.type.split('.')[0];
       if (aggregate === 'commission' || aggregate === 'payout')

@@ -1,6 +1,6 @@
 /** The JetStream consumer and publisher over a real NATS server. */
 import { randomUUID } from 'node:crypto';
-import { jetstream } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { buildEvent, type EventEnvelope } from '@aff/contracts';
 import { AppError } from '@aff/api';
 import { createLogger } from '@aff/logging';
@@ -99,6 +99,41 @@ it('terminates a poison message and a permanently rejected event without retryin
   await waitFor(() => attempts >= 1);
   await new Promise((r) => setTimeout(r, 1500));
   expect(handled).toEqual([good.id]);
+});
+
+it('acks unread the events of a merchant it is told to skip, by the publisher header', async () => {
+  const [skipped, kept] = [randomUUID(), randomUUID()];
+  const durable = `test-${randomUUID()}`;
+  const handled: string[] = [];
+  consumer = await startConsumer(nc, {
+    stream: 'EVT_AFFILIATE',
+    durable,
+    filterSubjects: ['evt.affiliate.updated'],
+    log,
+    skipMerchant: (merchantId) => merchantId === skipped,
+    handle: async (event) => {
+      if (event.merchant_id === skipped || event.merchant_id === kept) handled.push(event.id);
+    },
+  });
+  const publisher = new EventPublisher(nc);
+  const unread = affiliateEvent(skipped);
+  await publisher.publish(unread);
+  // Published without the header (an older publisher): read, never skipped.
+  const headerless = affiliateEvent(skipped);
+  await jetstream(nc).publish('evt.affiliate.updated', encodeJson(headerless));
+  const read = affiliateEvent(kept);
+  await publisher.publish(read);
+  await waitFor(() => handled.length >= 2);
+  const jsm = await jetstreamManager(nc);
+  const deadline = Date.now() + 10_000;
+  let info = await jsm.consumers.info('EVT_AFFILIATE', durable);
+  while ((info.num_pending > 0 || info.num_ack_pending > 0) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    info = await jsm.consumers.info('EVT_AFFILIATE', durable);
+  }
+  expect(handled).toEqual([headerless.id, read.id]);
+  // The skipped one was acknowledged: nothing left pending or awaiting its ack.
+  expect([info.num_pending, info.num_ack_pending]).toEqual([0, 0]);
 });
 
 it('backs off retries exponentially up to a minute', () => {

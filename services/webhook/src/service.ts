@@ -96,6 +96,9 @@ export function buildWebhook(deps: ServiceDeps<WebhookConfig, WebhookModels>) {
           new FanOut(directory, deliveries, schedule, leaseMs),
           new DeliveriesHandoff(dispatcher, claims, config.WEBHOOK_FIRST_ANSWER_WAIT_MS),
           log,
+          // Most merchants' events (every visit's referral.created) need no delivery: acked
+          // unread once this replica knows the merchant has no endpoint.
+          (merchantId) => directory.knownWithout(merchantId),
         ),
     ],
     workers: [dispatcher],

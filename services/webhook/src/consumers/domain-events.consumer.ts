@@ -33,6 +33,8 @@ export async function startEventConsumers(
   fanOut: FanOut,
   handoff: DeliveriesHandoff,
   log: Logger,
+  /** The merchants known to have no enabled endpoint: their events are acked unread. */
+  withoutEndpoints?: (merchantId: string) => boolean,
 ): Promise<RunningConsumer[]> {
   const running: RunningConsumer[] = [];
   for (const { stream, subjects } of publicSubjectsByStream()) {
@@ -42,6 +44,7 @@ export async function startEventConsumers(
         durable: DURABLE_NAME,
         filterSubjects: subjects,
         log,
+        ...(withoutEndpoints ? { skipMerchant: withoutEndpoints } : {}),
         handle: async (event) => {
           // The consumer span's context: the requests this event causes join its trace.
           const { traceparent, tracestate } = currentEventContext();

@@ -13,7 +13,10 @@ export const ENDPOINTS_CHANGED_SUBJECT = 'ctl.webhook.endpoints_changed';
 const TTL_MS = 5_000;
 
 export class EndpointDirectory implements EndpointLookup {
-  private readonly cache = new Map<string, { at: number; endpoints: Promise<EndpointRecord[]> }>();
+  private readonly cache = new Map<
+    string,
+    { at: number; endpoints: Promise<EndpointRecord[]>; found?: EndpointRecord[] }
+  >();
 
   constructor(
     private readonly endpoints: Pick<EndpointStore, 'findEnabled' | 'findById'>,
@@ -25,9 +28,26 @@ export class EndpointDirectory implements EndpointLookup {
     const cached = this.cache.get(merchantId);
     if (cached && Date.now() - cached.at < TTL_MS) return cached.endpoints;
     const endpoints = this.endpoints.findEnabled(merchantId);
-    this.cache.set(merchantId, { at: Date.now(), endpoints });
-    endpoints.catch(() => this.cache.delete(merchantId));
+    const entry: { at: number; endpoints: Promise<EndpointRecord[]>; found?: EndpointRecord[] } = {
+      at: Date.now(),
+      endpoints,
+    };
+    this.cache.set(merchantId, entry);
+    endpoints.then(
+      (found) => (entry.found = found),
+      () => this.cache.delete(merchantId),
+    );
     return endpoints;
+  }
+
+  /**
+   * True only when this replica holds a fresh answer that the merchant has no enabled
+   * endpoint: its events can be acked unread (the fan-out would make no delivery of them).
+   * Anything else (not asked yet, expired, asking now) is false, and the event is read.
+   */
+  knownWithout(merchantId: string): boolean {
+    const cached = this.cache.get(merchantId);
+    return Boolean(cached && Date.now() - cached.at < TTL_MS && cached.found?.length === 0);
   }
 
   /** One endpoint of the merchant: from the enabled ones in memory, else (disabled, deleted) stored. */
