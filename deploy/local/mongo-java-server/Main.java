@@ -13,6 +13,8 @@
 // - `maxTimeMS` of find, count and aggregate is honoured (MaxTimeMSExpired, code 50), as mongod does.
 // - Each connection's commands run on a thread of its own, and H2 reads take no collection lock
 //   (H2Collections.java), so one long scan no longer stalls the other connections.
+// - On H2 each command pins the store version it starts on, so space H2 frees under a long read
+//   is not reused while the read runs; freed space is reused after H2's 45 s, not an hour.
 import de.bwaldvogel.mongo.MongoBackend;
 import de.bwaldvogel.mongo.MongoThreadFactory;
 import de.bwaldvogel.mongo.bson.Document;
@@ -103,10 +105,17 @@ public class Main {
         };
     }
 
-    /** The server's command handler, running each command under its `maxTimeMS` (Queries.TimeLimit). */
+    /**
+     * The server's command handler, running each command under its `maxTimeMS` (Queries.TimeLimit)
+     * and, on H2, with the store version it starts on pinned (IdFirstH2Backend.pinVersion).
+     */
     static final class TimedCommands extends MongoDatabaseHandler {
+        private static final Runnable NOTHING = () -> {};
+        private final MongoBackend backend;
+
         TimedCommands(MongoBackend backend, ChannelGroup channels) {
             super(backend, channels);
+            this.backend = backend;
         }
 
         @Override
@@ -114,9 +123,11 @@ public class Main {
             Document command = request instanceof MongoMessage message ? message.getDocument()
                     : request instanceof MongoQuery query ? query.getQuery() : null;
             Queries.TimeLimit.start(command == null ? null : command.get("maxTimeMS"));
+            Runnable unpin = backend instanceof IdFirstH2Backend h2 ? h2.pinVersion() : NOTHING;
             try {
                 super.channelRead0(ctx, request);
             } finally {
+                unpin.run();
                 Queries.TimeLimit.clear();
             }
         }
