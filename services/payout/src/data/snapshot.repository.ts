@@ -13,6 +13,12 @@ export class SnapshotRepository<R extends SnapshotRecord<unknown>> implements Sn
    * campaign, and trying the insert each time cost a failed write per event.
    */
   private seeded = new Set<string>();
+  /**
+   * Seeds under way, by key: the handlers of a burst (a backlog of commissions of one
+   * affiliate) wait for the one insert instead of each trying its own, which failed as a
+   * duplicate but still cost a written document each.
+   */
+  private readonly seeding = new Map<string, Promise<void>>();
 
   private readonly copies: ScopedRepository<R>;
 
@@ -31,9 +37,17 @@ export class SnapshotRepository<R extends SnapshotRecord<unknown>> implements Sn
   async seed(record: R): Promise<void> {
     const key = seededKey(record.merchant_id, record._id);
     if (this.seeded.has(key)) return;
-    await this.copies.insertIfAbsent(record);
-    if (this.seeded.size >= SEEDED_MEMORY) this.seeded = new Set();
-    this.seeded.add(key);
+    const underWay = this.seeding.get(key);
+    if (underWay) return underWay;
+    const insert = this.copies
+      .insertIfAbsent(record)
+      .then(() => {
+        if (this.seeded.size >= SEEDED_MEMORY) this.seeded = new Set();
+        this.seeded.add(key);
+      })
+      .finally(() => this.seeding.delete(key));
+    this.seeding.set(key, insert);
+    return insert;
   }
 
   hasSeeded(merchantId: string, id: string): boolean {
