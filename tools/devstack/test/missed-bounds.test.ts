@@ -183,6 +183,29 @@ describe('other targets', () => {
     ]);
   });
 
+  it('latency on a machine busy with other work: says the tail may be that queueing', () => {
+    const [line] = explainLatency({
+      event: 'charge',
+      ratePerSecond: 20,
+      cpu: chargeCpu,
+      p50Ms: 88,
+      machineBusyShare: 0.97,
+    });
+    expect(line).toBe(
+      "why: at 20 charges/s the path takes 20 × 9.80 ms = 196 ms of CPU a second, 10 % of 2 cores, but the cores were 97 % busy while it was measured (the probe's polling, the fan-out, anything else on the machine): queueing is part of the tail (p50 88 ms)",
+    );
+    // A quiet machine: the same figures say waiting between the steps.
+    expect(
+      explainLatency({
+        event: 'charge',
+        ratePerSecond: 20,
+        cpu: chargeCpu,
+        p50Ms: 35,
+        machineBusyShare: 0.3,
+      })[0],
+    ).toContain('the CPU does not bound the tail (p50 35 ms)');
+  });
+
   it('documents: how far over, by service and by step', () => {
     const [line] = explainDocumentCount(chargeWrites, 8);
     expect(line).toBe(

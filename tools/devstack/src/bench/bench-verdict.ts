@@ -32,6 +32,7 @@ export const CPU = {
   hooked: 'visits with a referral.created subscriber',
   skeleton: 'visit skeleton',
   chargeDrain: 'charge drain, once started',
+  chargeSteady: 'charges at a steady rate',
   webhookDrain: 'webhook drain, once started',
   affiliatesGateway: 'affiliate list, gateway',
   affiliatesOneProcess: 'affiliate list, one process',
@@ -122,6 +123,7 @@ export function benchTargets(f: VerdictFigures): TargetCheck[] {
           ratePerSecond: steady.ratePerSecond,
           cpu: f.cpu[CPU.chargeDrain],
           p50Ms: steady.p50Ms,
+          machineBusyShare: f.cpu[CPU.chargeSteady]?.machineBusyShare,
         }),
       ),
     );

@@ -47,6 +47,8 @@ export interface ChargeBenchOptions {
   log: (line: string) => void;
   /** Around the drain, from tracking and commission being ready to the last commission listed. */
   drainWindow?: MeasuredWindow;
+  /** Around the steady phase: how busy the cores were while the latency was measured. */
+  steadyWindow?: MeasuredWindow;
   writes?: WriteMeter;
 }
 
@@ -122,7 +124,9 @@ export async function benchCharges(
   opts.log(
     `charge bench: ${describeSettle(settled)}; ${opts.steadyRate} charges/s for ${opts.steadySeconds} s`,
   );
+  const steadyMeasured = opts.steadyWindow?.();
   const steady = await steadyCharges(gw, merchant, customers, opts);
+  steadyMeasured?.end(steady.samples + steady.missing);
   return {
     customers: customers.length,
     drain: {
@@ -227,9 +231,16 @@ export function formatChargesAlone(
   cpu: Record<string, CpuAccount | undefined>,
 ): string {
   return [
-    `charges: ${charges.customers} attributed customers; backlog of ${charges.drain.charges} charges: ${charges.drain.measured} commissions in ${charges.drain.seconds.toFixed(1)} s from tracking and commission being ready = ${charges.drain.commissionsPerSecond.toFixed(1)}/s (start-up, off the clock: ${charges.drain.startupSeconds.toFixed(1)} s)`,
-    `hook → commission readable at ${charges.steady.ratePerSecond} charges/s: p50 ${charges.steady.p50Ms} ms, p99 ${charges.steady.p99Ms} ms (${charges.steady.samples} samples, ${charges.steady.missing} not seen)`,
+    formatChargeFigures(charges),
     formatCpuAccounts(cpu),
     formatWriteAccounts({ charge: charges.writes }),
+  ].join('\n');
+}
+
+/** The drain's and the steady phase's lines (the whole bench prints them too). */
+export function formatChargeFigures(charges: ChargeBenchFigures): string {
+  return [
+    `charges: ${charges.customers} attributed customers; backlog of ${charges.drain.charges} charges: ${charges.drain.measured} commissions in ${charges.drain.seconds.toFixed(1)} s from tracking and commission being ready = ${charges.drain.commissionsPerSecond.toFixed(1)}/s (start-up, off the clock: ${charges.drain.startupSeconds.toFixed(1)} s)`,
+    `hook → commission readable at ${charges.steady.ratePerSecond} charges/s: p50 ${charges.steady.p50Ms} ms, p99 ${charges.steady.p99Ms} ms (${charges.steady.samples} samples, ${charges.steady.missing} not seen)`,
   ].join('\n');
 }

@@ -136,15 +136,23 @@ export function explainLatency(opts: {
   ratePerSecond: number;
   cpu?: CpuAccount;
   p50Ms: number;
+  /** How busy all cores were while the latency was measured (other work included). */
+  machineBusyShare?: number;
 }): string[] {
   if (!opts.cpu || opts.cpu.rows.length === 0) return ['why: no CPU account for this path'];
   const msPerSecond = opts.ratePerSecond * opts.cpu.totalMsPerEvent;
   const share = msPerSecond / (opts.cpu.cores * 1000);
+  const head = `why: at ${opts.ratePerSecond} ${opts.event}s/s the path takes ${opts.ratePerSecond} × ${ms(opts.cpu.totalMsPerEvent)} ms = ${msPerSecond.toFixed(0)} ms of CPU a second, ${pct(share)} of ${opts.cpu.cores} cores`;
+  const busy = opts.machineBusyShare;
+  if (share >= 0.5)
+    return [`${head}: the path itself keeps the cores that busy, so queueing is part of the tail`];
+  if (busy !== undefined && busy >= 0.8) {
+    return [
+      `${head}, but the cores were ${pct(busy)} busy while it was measured (the probe's polling, the fan-out, anything else on the machine): queueing is part of the tail (p50 ${opts.p50Ms} ms)`,
+    ];
+  }
   return [
-    `why: at ${opts.ratePerSecond} ${opts.event}s/s the path takes ${opts.ratePerSecond} × ${ms(opts.cpu.totalMsPerEvent)} ms = ${msPerSecond.toFixed(0)} ms of CPU a second, ${pct(share)} of ${opts.cpu.cores} cores` +
-      (share < 0.5
-        ? `: the CPU does not bound the tail (p50 ${opts.p50Ms} ms); it is time waited between the steps (batching windows, acks)`
-        : ': the cores are that busy, so queueing behind other work is part of the tail'),
+    `${head}: the CPU does not bound the tail (p50 ${opts.p50Ms} ms); it is time waited between the steps (batching windows, acks)`,
   ];
 }
 

@@ -12,14 +12,9 @@
  *  - each console page against the REST list it uses, at 10,000 affiliates and 10,000
  *    referrals (console-phase.ts; `--only console` runs that phase alone, at the issue's
  *    100,000 referrals, on the local server's memory store unless `--console-backend h2`).
- * `--only charges` runs the charge phase alone (with `--charges N`): drain, steady, CPU and
- * documents written per charge. `--only visits` runs the first phase alone: the raw insert
- * baseline, visits without and with a subscriber, the skeleton, and their targets.
- * With each of visits, the skeleton, the charge drain, the webhook drain and the affiliate list:
- * the CPU time each process spent per event in that window (cpu-account.ts). Prints every figure
- * and whether each target is met, and under each one missed what bounds it, computed from that
- * CPU and the documents written (bench-verdict.ts, missed-bounds.ts); `--json FILE` writes the
- * figures as JSON too. `--help` prints the options.
+ * `--only charges|visits` runs one phase alone. Each window's CPU per event by process
+ * (cpu-account.ts); every target, and under each one missed what bounds it, from that CPU and
+ * the documents written (bench-verdict.ts, missed-bounds.ts). `--help`: bench-usage.ts.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -29,7 +24,7 @@ import { startInfra } from '../infra';
 import { findRepoRoot } from '../repo-root';
 import { startSystem } from '../system';
 import { benchAffiliateList } from './affiliate-list-bench';
-import { benchCharges, formatChargesAlone } from './charge-bench';
+import { benchCharges, formatChargeFigures, formatChargesAlone } from './charge-bench';
 import {
   CONSOLE_ARGS,
   benchMongoBackend,
@@ -134,6 +129,7 @@ async function main(argv: string[]): Promise<void> {
         steadySeconds: durationSeconds,
         log: say,
         drainWindow: windowFor(CPU.chargeDrain),
+        steadyWindow: windowFor(CPU.chargeSteady),
         writes,
       });
     if (values.only === 'charges') {
@@ -263,8 +259,7 @@ async function main(argv: string[]): Promise<void> {
         formatTable([visits, hooked, skeleton, list.small, list.large, ...affiliates.rows]),
         formatVisitPhase(visitPhase),
         '',
-        `charges: ${charges.customers} attributed customers; backlog of ${charges.drain.charges} charges: ${charges.drain.measured} commissions in ${charges.drain.seconds.toFixed(1)} s from tracking and commission being ready = ${charges.drain.commissionsPerSecond.toFixed(1)}/s (start-up, off the clock: ${charges.drain.startupSeconds.toFixed(1)} s)`,
-        `hook → commission readable at ${charges.steady.ratePerSecond} charges/s: p50 ${charges.steady.p50Ms} ms, p99 ${charges.steady.p99Ms} ms (${charges.steady.samples} samples, ${charges.steady.missing} not seen)`,
+        formatChargeFigures(charges),
         formatWebhookBench(webhooks),
         '',
         formatCpuAccounts(cpu),
