@@ -9,7 +9,10 @@ import type mongoose from 'mongoose';
 import { SYSTEM_PROCESSES } from '../system';
 import { call, sendProcessor, type BenchMerchant } from './money-bench';
 
-/** Collections a retention rule prunes (docs/retention.md); the rest are records or bounded. */
+/**
+ * Collections a retention rule prunes (docs/retention.md; a test keeps the two in step); the
+ * rest are records or bounded.
+ */
 export const PRUNED = new Set([
   'processed_events',
   'portal_sign_ins',
@@ -23,6 +26,11 @@ export const PRUNED = new Set([
   'webhook_deliveries',
   'webhook_attempts',
   'webhook_schedule',
+  'console_links',
+  'console_sessions',
+  'console_form_keys',
+  'console_sign_in_counts',
+  'console_stat_days',
 ]);
 
 type Counts = Map<string, number>;
