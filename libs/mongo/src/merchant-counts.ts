@@ -58,7 +58,14 @@ export class MerchantCounts {
     readonly keepNewest = 0,
   ) {}
 
-  /** Adds one per record of `inserted` to its merchant's count (one write per batch). */
+  /**
+   * Adds one per record of `inserted` to its merchant's count (one write per batch). With kept
+   * ids, the batch's update applies only while none of its ids is kept yet: a repair (`recount`)
+   * may have counted one of them first (a redelivered write finding its record already stored,
+   * while this writer was still between its insert and this count). Then its upsert collides
+   * with the existing document, and the batch is counted one record at a time, each only if
+   * absent, so no record is counted twice.
+   */
   async added(inserted: { _id: string; merchant_id: string; created_at: Date }[]): Promise<void> {
     const byMerchant = new Map<string, NewestEntry[]>();
     for (const doc of inserted) {
@@ -67,29 +74,42 @@ export class MerchantCounts {
       byMerchant.set(doc.merchant_id, entries);
     }
     if (byMerchant.size === 0) return;
-    await this.model.collection.bulkWrite(
-      [...byMerchant].map(([merchantId, entries]) => ({
-        updateOne: {
-          filter: { _id: merchantId },
-          update: {
-            $inc: { count: entries.length },
-            ...(this.keepNewest > 0
-              ? {
-                  $push: {
-                    newest: {
-                      $each: entries,
-                      $sort: { at: -1, id: -1 },
-                      $slice: this.keepNewest,
+    const batches = [...byMerchant];
+    const collided = await this.model.collection
+      .bulkWrite(
+        batches.map(([merchantId, entries]) => ({
+          updateOne: {
+            filter:
+              this.keepNewest > 0
+                ? { _id: merchantId, 'newest.id': { $nin: entries.map((e) => e.id) } }
+                : { _id: merchantId },
+            update: {
+              $inc: { count: entries.length },
+              ...(this.keepNewest > 0
+                ? {
+                    $push: {
+                      newest: {
+                        $each: entries,
+                        $sort: { at: -1, id: -1 },
+                        $slice: this.keepNewest,
+                      },
                     },
-                  },
-                }
-              : {}),
+                  }
+                : {}),
+            },
+            upsert: true,
           },
-          upsert: true,
-        },
-      })) as never,
-      { ordered: false },
-    );
+        })) as never,
+        { ordered: false },
+      )
+      .then(
+        () => [],
+        (error: unknown) => collidedBatches(error),
+      );
+    for (const index of collided) {
+      const [merchantId, entries] = batches[index]!;
+      for (const entry of entries) await this.countOne(merchantId, entry);
+    }
   }
 
   /**
@@ -120,6 +140,20 @@ export class MerchantCounts {
         await this.countOne(merchantId, { at: doc.created_at, id: doc._id });
       }
     }
+  }
+
+  /**
+   * `recount` of one stored record, after a read that finds it among the kept ids (the usual
+   * answer, and far smaller than the kept ids `recount` reads): for a write that finds its
+   * record already stored and cannot tell whether the run that stored it lived to count it.
+   */
+  async countIfMissed(doc: { _id: string; merchant_id: string; created_at: Date }): Promise<void> {
+    if (this.keepNewest <= 0) return;
+    const kept = await this.model
+      .findOne({ _id: doc.merchant_id, 'newest.id': doc._id }, { _id: 1 })
+      .lean()
+      .exec();
+    if (!kept) await this.recount([doc]);
   }
 
   private async countOne(merchantId: string, entry: NewestEntry): Promise<void> {
@@ -164,4 +198,20 @@ export class MerchantCounts {
     }
     return { count: await this.get(merchantId), ids: [] };
   }
+}
+
+/**
+ * The indexes of a `bulkWrite`'s upserts that collided with an existing document (E11000):
+ * batches one of whose ids was counted already. Any other failure is rethrown.
+ */
+function collidedBatches(error: unknown): number[] {
+  const writeErrors = (error as { writeErrors?: unknown }).writeErrors;
+  const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
+  if (list.length === 0) throw error;
+  const indexes: number[] = [];
+  for (const item of list as { code?: number; index?: number }[]) {
+    if (item.code !== 11000 || typeof item.index !== 'number') throw error;
+    indexes.push(item.index);
+  }
+  return indexes;
 }

@@ -75,11 +75,13 @@ export class TenantRepository<T extends TenantRecord> extends ScopedRepository<T
   private readonly conditionalUpdates = new ConditionalUpserts();
 
   private readonly relay: EventRelay | undefined;
+  private readonly counts: MerchantCounts | undefined;
 
   constructor(model: Model<T>, opts: TenantRepositoryOptions<T> = {}) {
     super(model);
     const { counts, countBatch, onCountFailed = () => undefined } = opts;
     this.relay = opts.relay;
+    this.counts = counts;
     // A batch is counted before its events are relayed, so a writer that died in between left
     // its events pending: the outbox sweep counts those records before relaying them.
     if (counts) repairLeftoversWith(model.collection, (docs) => counts.recount(docs));
@@ -109,6 +111,15 @@ export class TenantRepository<T extends TenantRecord> extends ScopedRepository<T
       this.uniqueReads.set(field, reads);
     }
     return reads.get(merchantId, value);
+  }
+
+  /**
+   * Counts a stored record in its merchant's count and newest ids unless it is counted already
+   * (`MerchantCounts.countIfMissed`); nothing without counts. For writes whose events travel in
+   * their message rather than in the record, which the outbox sweep's repair never sees.
+   */
+  async countIfMissed(record: T): Promise<void> {
+    await this.counts?.countIfMissed(record);
   }
 
   async findMany(merchantId: string, filter: FilterQuery<T>, limit = 1000): Promise<T[]> {

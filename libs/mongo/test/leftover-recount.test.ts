@@ -121,3 +121,31 @@ test('a record older than every kept id, with all kept, is not counted again', a
   await store.findPending(new Date(Date.now() - 2_000), 100);
   expect(await counts.get(merchant)).toBe(6);
 });
+
+test('a record a repair counted before its writer did is counted once, its batch-mates too', async () => {
+  const merchant = randomUUID();
+  const row = (offsetMs: number): Row => ({
+    _id: randomUUID(),
+    merchant_id: merchant,
+    created_at: new Date(Date.now() + offsetMs),
+    pending_events: [],
+  });
+  const [first, second, third] = [row(-3_000), row(-2_000), row(-1_000)];
+  await model.collection.insertMany([first, second, third] as never[]);
+  // The writer of `second` and `third` is between its insert and its count; a redelivered
+  // write finds `second` stored and counts it meanwhile.
+  await counts.countIfMissed(second);
+  expect(await counts.get(merchant)).toBe(1);
+  // Counted already: a second repair changes nothing.
+  await counts.countIfMissed(second);
+  expect(await counts.get(merchant)).toBe(1);
+  // The writer counts its batch: `third` once more, `second` not again.
+  await counts.added([second, third]);
+  expect(await counts.get(merchant)).toBe(2);
+  await counts.added([first]);
+  const doc = await counts.model.findById(merchant).lean().exec();
+  expect(doc?.count).toBe(3);
+  expect(doc?.newest?.map((e) => e.id)).toEqual([third._id, second._id, first._id]);
+  const page = await new NewestList(model, counts).page(merchant, 0, 25);
+  expect(page.items.map((r) => r._id)).toEqual([third._id, second._id, first._id]);
+});

@@ -174,3 +174,45 @@ it('announces a flag once when a queued visit was flagged by its lead before the
   );
   expect(flagged.map((e) => e.data.id)).toEqual([id]);
 });
+
+it('lists a referral whose writer died between its insert and its count, once its visit comes again', async () => {
+  const m = await merchantWithLink();
+  await jsm.consumers.pause(
+    VISIT_INTAKE.stream,
+    VISIT_INTAKE.durable,
+    new Date(Date.now() + 120_000),
+  );
+  const [lost, kept] = [
+    await visit(m.merchantId, m.link.token),
+    await visit(m.merchantId, m.link.token),
+  ];
+  // A read writes both queued referrals (insert, then count), as the intake consumer would.
+  for (const id of [lost, kept])
+    expect((await call('getReferral', m.merchantId, { id })).status).toBe(200);
+  // What a writer killed between its insert and its count leaves: the referral stored, the
+  // merchant's count and newest ids without it. Its events travel in the queued visit, so no
+  // outbox sweep ever sees it; only the visit's redelivery can.
+  const mongo = await connectMongo(process.env.MONGO_URL!, component.mongoDb);
+  try {
+    const uncounted = await mongo
+      .collection('referral_counts')
+      .updateOne(
+        { _id: m.merchantId as never, 'newest.id': lost },
+        { $inc: { count: -1 }, $pull: { newest: { id: lost } } } as never,
+      );
+    expect(uncounted.modifiedCount).toBe(1);
+  } finally {
+    await mongo.close();
+  }
+  const listed = async () => {
+    const list = await call('listReferrals', m.merchantId, {});
+    const page = list.body as { data: ReferralView[]; pagination: { total_count: number } };
+    return { ids: page.data.map((r) => r.id).sort(), total: page.pagination.total_count };
+  };
+  expect(await listed()).toEqual({ ids: [kept], total: 1 });
+
+  // The visit comes again (here: the intake consumer meets it, finding the referral stored).
+  await jsm.consumers.resume(VISIT_INTAKE.stream, VISIT_INTAKE.durable);
+  await eventually(async () => ((await queued()) === 0 ? true : undefined));
+  expect(await listed()).toEqual({ ids: [lost, kept].sort(), total: 2 });
+});

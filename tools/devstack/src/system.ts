@@ -75,6 +75,8 @@ interface ProcessSlot {
   wanted?: boolean;
   restartTimer?: NodeJS.Timeout;
   backoffMs?: number;
+  /** A start (with its retries on a new port) is under way. */
+  starting?: boolean;
 }
 
 const FIRST_BACKOFF_MS = 500;
@@ -158,16 +160,21 @@ async function startSystemOnce(opts: StartSystemOptions): Promise<RunningSystem>
    * by side): a service whose health port turned out taken starts again on a new one.
    */
   async function startSlot(name: SystemProcess, slot: ProcessSlot, index: number): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await startSlotOnce(name, slot, index);
-      } catch (error) {
-        const portTaken = /EADDRINUSE/.test(String((error as Error).message));
-        if (!portTaken || name === 'gateway' || attempt >= 3) throw error;
-        const port = await freePort();
-        slot.env = { ...slot.env, HEALTH_PORT: String(port) };
-        slot.readyUrl = `http://127.0.0.1:${port}/readyz`;
+    slot.starting = true;
+    try {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await startSlotOnce(name, slot, index);
+        } catch (error) {
+          const portTaken = /EADDRINUSE/.test(String((error as Error).message));
+          if (!portTaken || name === 'gateway' || attempt >= 3) throw error;
+          const port = await freePort();
+          slot.env = { ...slot.env, HEALTH_PORT: String(port) };
+          slot.readyUrl = `http://127.0.0.1:${port}/readyz`;
+        }
       }
+    } finally {
+      slot.starting = false;
     }
   }
 
@@ -221,12 +228,21 @@ async function startSystemOnce(opts: StartSystemOptions): Promise<RunningSystem>
     notice(
       `${label} exited unexpectedly (${code === null ? 'killed by a signal' : `code ${code}`}); restarting in ${backoff / 1000} s`,
     );
-    clearTimeout(slot.restartTimer);
-    slot.restartTimer = setTimeout(() => {
-      if (!slot.wanted || systemStopping) return;
+    const restart = () => {
+      // Running again: a start whose port was taken retries at once on a new one, and a second
+      // process beside it would be untracked (never stopped, never faulted).
+      if (!slot.wanted || systemStopping || !slot.exited) return;
+      if (slot.starting) {
+        // That retry is still under way; look again once it has succeeded or given up.
+        slot.restartTimer = setTimeout(restart, backoff);
+        slot.restartTimer.unref();
+        return;
+      }
       // A start that fails kills its process, whose exit schedules the next attempt.
       startSlot(name, slot, index).catch(() => undefined);
-    }, backoff);
+    };
+    clearTimeout(slot.restartTimer);
+    slot.restartTimer = setTimeout(restart, backoff);
     slot.restartTimer.unref();
   }
 

@@ -21,7 +21,8 @@ export async function waitUntilReady(
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (exited) break;
-    const ready = await fetch(url)
+    // Bounded: a port taken by something that accepts and never answers would hang the wait.
+    const ready = await fetch(url, { signal: AbortSignal.timeout(2_000) })
       .then((res) => res.ok)
       .catch(() => false);
     // Only our child's answer counts: another process may have taken the port first.

@@ -99,7 +99,7 @@ export class CommissionRepository implements CommissionStore {
   }
 
   async countIfMissed(record: CommissionRecord): Promise<void> {
-    await this.counts?.recount([record]);
+    await this.counts?.countIfMissed(record);
   }
 
   async change(

@@ -62,6 +62,10 @@ export class ReferralRepository implements ReferralStore {
     return true;
   }
 
+  countIfMissed(record: ReferralRecord): Promise<void> {
+    return this.repo.countIfMissed(record as ReferralDocument);
+  }
+
   async insertWithEvents(
     record: ReferralRecord,
     events: EventEnvelope[],

@@ -99,6 +99,12 @@ export interface ReferralStore {
    * there already (a redelivery, or a reader that wrote it first).
    */
   insertIfAbsent(record: ReferralRecord): Promise<boolean>;
+  /**
+   * Counts a stored referral in its merchant's list (count and newest ids) unless it is counted
+   * already: a writer that died between its insert and the count left it out of the list, and
+   * the redelivered visit finds it stored (idempotent).
+   */
+  countIfMissed(record: ReferralRecord): Promise<void>;
   insertWithEvents(
     record: ReferralRecord,
     events: EventEnvelope[],

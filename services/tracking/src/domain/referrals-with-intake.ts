@@ -49,6 +49,10 @@ export class ReferralsWithIntake implements ReferralStore {
     return this.stored.insertIfAbsent(record);
   }
 
+  countIfMissed(record: ReferralRecord): Promise<void> {
+    return this.stored.countIfMissed(record);
+  }
+
   insertWithEvents(
     record: ReferralRecord,
     events: EventEnvelope[],

@@ -3,7 +3,8 @@
  * `referral.created`. Run by the intake consumer for every queued visit, and by a reader that
  * needs a referral still in the queue (a lead, a repeat visit, a processor event naming it).
  * Both may write the same visit: the insert happens once, and the event's id derives from the
- * referral id, so the stream keeps one copy.
+ * referral id, so the stream keeps one copy. A write that finds the referral stored makes sure
+ * it is counted in the merchant's list (a run that died after its insert never counted it).
  */
 import type { EventEnvelope } from '@aff/contracts';
 import { internalCallContext, type EventContext } from '@aff/messaging';
@@ -34,9 +35,12 @@ export class VisitIntake {
     const now = this.now();
     const record: ReferralRecord = { ...visit.record, created_at: now, updated_at: now };
     const inserted = await this.stored.insertIfAbsent(record);
-    const written = inserted
-      ? record
-      : ((await this.stored.findById(record.merchant_id, record._id)) ?? record);
+    const found = inserted ? null : await this.stored.findById(record.merchant_id, record._id);
+    // Stored by an earlier run that may have died before counting it: the referral list would
+    // never show it (its events travel in this message, not in the record, so no outbox sweep
+    // finds it). Counted here, once, whoever wrote it.
+    if (found) await this.stored.countIfMissed(found);
+    const written = found ?? record;
     const ctx = internalCallContext(record.merchant_id, visit.context);
     const events = await this.writer.createdEvents(ctx, written, Boolean(visit.record.flagged));
     await this.publish(events, visit.context);
