@@ -196,10 +196,10 @@ it('lists a referral whose writer died between its insert and its count, once it
   try {
     const uncounted = await mongo
       .collection('referral_counts')
-      .updateOne(
-        { _id: m.merchantId as never, 'newest.id': lost },
-        { $inc: { count: -1 }, $pull: { newest: { id: lost } } } as never,
-      );
+      .updateOne({ _id: m.merchantId as never, 'newest.id': lost }, {
+        $inc: { count: -1 },
+        $pull: { newest: { id: lost } },
+      } as never);
     expect(uncounted.modifiedCount).toBe(1);
   } finally {
     await mongo.close();
