@@ -165,6 +165,7 @@ it('internal operations take a typed input, have no HTTP shape, and stay out of 
     'getAffiliateCommissionStats',
     'getCommissionTotals',
     'getProgramStats',
+    'getReferralHistory',
     'getReferralTotals',
     'inviteConsoleUser',
     'payoutTotals',

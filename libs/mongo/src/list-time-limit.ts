@@ -27,3 +27,11 @@ export function limitedListRead<Q extends { maxTimeMS(ms: number): Q }>(
   const ms = limits.get(model.db);
   return ms === undefined ? query : query.maxTimeMS(ms);
 }
+
+/**
+ * The connection's list-read limit for a read that has no `maxTimeMS` method (an aggregation
+ * takes it as `.option({ maxTimeMS })`); undefined when the connection has none.
+ */
+export function listReadLimitMs(model: Pick<Model<never>, 'db'>): number | undefined {
+  return limits.get(model.db);
+}

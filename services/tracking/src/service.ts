@@ -36,6 +36,7 @@ import {
 import { catalogModels } from './data/catalog.schema';
 import { ReferralRepository } from './data/referral.repository';
 import { referralModel } from './data/referral.schema';
+import { ReferralHistoryCounts } from './data/referral-history';
 import { JetStreamVisitQueue } from './data/visit-queue';
 import { AttributionUseCases } from './domain/attribution';
 import { Catalog } from './domain/catalog';
@@ -177,6 +178,7 @@ export function buildTracking(deps: ServiceDeps<TrackingConfig, TrackingModels>)
       presenter,
       reviews: new ReferralReviews(referrals, writer),
       totals: tallies,
+      history: new ReferralHistoryCounts(referralsModel),
     }),
   };
 }

@@ -25,7 +25,13 @@ export * from './operation';
 export { keyedByName, type NamedByKey } from './keyed-by-name';
 export { magicLinkSchema, programStatsSchema, type ProgramStats } from './affiliates';
 export { leadAnswerSchema, visitAnswerSchema } from './public';
-export { referralTotalsSchema, type ReferralTotals } from './referrals';
+export {
+  REFERRAL_HISTORY_MAX_DAYS,
+  referralHistorySchema,
+  referralTotalsSchema,
+  type ReferralHistory,
+  type ReferralTotals,
+} from './referrals';
 export {
   generatePayoutsBodySchema,
   payoutTotalsSchema,

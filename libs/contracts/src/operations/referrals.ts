@@ -100,3 +100,37 @@ export const getReferralTotals = defineOperation({
   response: { status: 200, description: 'The totals', body: referralTotalsSchema },
   errors: [400],
 });
+
+/** The most midnights `getReferralHistory` answers for (the overview's window and one more). */
+export const REFERRAL_HISTORY_MAX_DAYS = 31;
+
+export const referralHistorySchema = z.object({
+  /** Oldest first; the last one is the most recent UTC midnight (the start of today). */
+  midnights: z.array(
+    referralTotalsSchema.extend({
+      /** The midnight (UTC, ISO 8601): the figures count what happened before it. */
+      at: z.string().datetime(),
+    }),
+  ),
+});
+export type ReferralHistory = z.infer<typeof referralHistorySchema>;
+
+/**
+ * Internal: the console overview's chart for days before its first daily reading. The
+ * merchant's visitors, leads and conversions as they stood at each of the last `days` UTC
+ * midnights, counted from its referrals (`created_at`, `became_lead_at`,
+ * `became_conversion_at`: each written once, and a referral is never deleted) in one
+ * aggregation, bounded by the list-read time limit (a 504 past it).
+ */
+export const getReferralHistory = defineOperation({
+  name: 'getReferralHistory',
+  owner: 'tracking',
+  auth: 'internal',
+  summary: "The merchant's visitors, leads and conversions at each of the last UTC midnights",
+  input: z.object({
+    merchant_id: z.string(),
+    days: z.number().int().min(1).max(REFERRAL_HISTORY_MAX_DAYS),
+  }),
+  response: { status: 200, description: 'The figures per midnight', body: referralHistorySchema },
+  errors: [400],
+});

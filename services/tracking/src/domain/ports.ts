@@ -11,6 +11,7 @@ import type {
   ReviewState,
   EventEnvelope,
   LinkView,
+  ReferralHistory,
 } from '@aff/contracts';
 import type { EventContext } from '@aff/messaging';
 import type {
@@ -143,6 +144,11 @@ export interface LinkCountsReader {
 /** The merchant's visitors, leads and conversions to date (its kept count document). */
 export interface ReferralTotalsReader {
   merchantTotals(merchantId: string): Promise<LinkCounts>;
+}
+
+/** The merchant's visitors, leads and conversions at each of the last `days` UTC midnights. */
+export interface ReferralHistoryReader {
+  atMidnights(merchantId: string, days: number): Promise<ReferralHistory['midnights']>;
 }
 
 /** Applies a processor event at most once per consumer (the record of applied events). */

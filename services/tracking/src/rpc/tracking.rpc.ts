@@ -5,7 +5,7 @@ import type { ReferralQueries } from '../domain/referral-queries';
 import type { ReferralReviews } from '../domain/referral-review';
 import type { VisitUseCases } from '../domain/visits';
 import type { ReferralPresenter } from '../domain/referral-presenter';
-import type { ReferralStore, ReferralTotalsReader } from '../domain/ports';
+import type { ReferralHistoryReader, ReferralStore, ReferralTotalsReader } from '../domain/ports';
 
 export function trackingRpc(deps: {
   visits: VisitUseCases;
@@ -14,6 +14,7 @@ export function trackingRpc(deps: {
   presenter: ReferralPresenter;
   reviews: ReferralReviews;
   totals: ReferralTotalsReader;
+  history: ReferralHistoryReader;
 }): RpcHandlers<'tracking'> {
   return {
     recordVisit: async (req, rpc) =>
@@ -42,5 +43,8 @@ export function trackingRpc(deps: {
       return ok(await deps.presenter.presentOne(req.merchant_id, record));
     },
     getReferralTotals: async ({ merchant_id }) => deps.totals.merchantTotals(merchant_id),
+    getReferralHistory: async ({ merchant_id, days }) => ({
+      midnights: await deps.history.atMidnights(merchant_id, days),
+    }),
   };
 }

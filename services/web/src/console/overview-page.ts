@@ -18,7 +18,8 @@ import { consoleCalls } from './console-data';
 import { consolePage } from './console-http';
 import type { PageDeps } from './console-pages';
 import { windowFigures, type WindowFigures } from './overview-figures';
-import { dayOf, totalsOf, type Totals } from './program-history';
+import { HistoryBackfill } from './history-backfill';
+import { WINDOW_DAYS, dayOf, totalsOf, type Totals } from './program-history';
 
 const TOP = 5;
 const SERIES = [
@@ -27,26 +28,29 @@ const SERIES = [
   { name: 'Conversions', colour: '#c2410c' },
 ];
 
-export function overviewRoutes({ rpc, history }: PageDeps): Router {
+export function overviewRoutes({ rpc, history, log }: PageDeps): Router {
   const router = express.Router();
+  const backfill = new HistoryBackfill(history, log);
   router.get('/console', async (_req, res) => {
     const calls = consoleCalls(rpc, res);
     // The readings are read beside the owners' figures, not after them: a day's reading is
-    // written once, so a view only writes (and reads again) when today's is missing.
+    // written once, so a view only writes (and reads again) when today's is missing, or when
+    // the merchant's one backfill of derived readings runs (./history-backfill.ts).
     const [referrals, commissions, stats, reviews, read] = await Promise.all([
       calls.internal(OPERATIONS.getReferralTotals, {}),
       calls.internal(OPERATIONS.getCommissionTotals, {}),
       calls.internal(OPERATIONS.getProgramStats, { top: TOP }),
       calls.call('listReferrals', { query: { review_state: 'open', limit: '1' } }),
-      history.window(calls.merchantId),
+      history.readWindow(calls.merchantId),
     ]);
     const now = totalsOf(referrals, commissions);
     const today = dayOf(new Date());
-    let days = read;
-    if (!days.some((d) => d.day === today)) {
-      await history.record(calls.merchantId, now);
-      days = await history.window(calls.merchantId);
-    }
+    let days = read.readings;
+    const writes = await Promise.all([
+      !days.some((d) => d.day === today) && history.record(calls.merchantId, now).then(() => true),
+      !read.backfilled && days.length < WINDOW_DAYS && backfill.run(calls, today),
+    ]);
+    if (writes.some(Boolean)) days = await history.window(calls.merchantId);
     const window = windowFigures(days, now, today);
     const body = overviewBody(now, stats, window, reviews.pagination.total_count);
     consolePage(res, 200, 'Overview', body);
@@ -85,7 +89,12 @@ function overviewBody(
               the figures for the last 30 days appear from tomorrow.
             </p>`
           : html`<p class="muted">
-                Since ${window.since} (the oldest daily reading in the window).
+                Since ${window.since}
+                ${
+                  window.money_since === window.since
+                    ? '(the oldest daily reading in the window).'
+                    : '(days before the first daily reading are counted from the referrals).'
+                }
               </p>
               <dl class="stats">
                 ${stat('Visitors', window.visitors, 'window-visitors')}
@@ -98,14 +107,18 @@ function overviewBody(
                 series: SERIES,
                 points: window.days,
               })}
-              ${moneyTable(
-                'Revenue and commissions, last 30 days',
-                ['Gross revenue', 'Net revenue', 'Commissions earned', 'Commissions paid'],
-                window.currencies.map((c) => [
-                  c.currency,
-                  [c.gross_revenue, c.net_revenue, c.earned, c.paid],
-                ]),
-              )}`
+              ${moneySince(window)}
+              ${
+                window.money_since !== null &&
+                moneyTable(
+                  'Revenue and commissions, last 30 days',
+                  ['Gross revenue', 'Net revenue', 'Commissions earned', 'Commissions paid'],
+                  window.currencies.map((c) => [
+                    c.currency,
+                    [c.gross_revenue, c.net_revenue, c.earned, c.paid],
+                  ]),
+                )
+              }`
       }
     </section>
     <section aria-labelledby="state-h">
@@ -130,6 +143,20 @@ function overviewBody(
       <h2 id="top-h">Top affiliates</h2>
       ${topTable(stats.top_affiliates)}
     </section>`;
+}
+
+/** Where the window's money starts, when older days have derived readings only. */
+function moneySince({ since, money_since }: WindowFigures): SafeHtml | '' {
+  if (money_since === since) return '';
+  return money_since === null
+    ? html`<p class="muted" data-window="money-since">
+        Revenue and commissions for the last 30 days appear from tomorrow: the first daily reading
+        is today's, and the money of the days before it cannot be recovered.
+      </p>`
+    : html`<p class="muted" data-window="money-since">
+        Revenue and commissions: since ${money_since} (the first daily reading; the money of the
+        days before it cannot be recovered).
+      </p>`;
 }
 
 function moneyTable(label: string, headers: string[], rows: [string, number[]][]): SafeHtml {

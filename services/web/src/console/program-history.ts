@@ -6,12 +6,23 @@
  * the next reading. Readings are taken when the overview is shown and by web's hourly job for
  * every merchant with console users, so there is one per day without anyone looking.
  * Nothing here counts records: it subtracts counters.
+ *
+ * Days before the first reading (and days without one) can get a derived reading, once per
+ * merchant (./history-backfill.ts): tracking's visitors, leads and conversions at that day's
+ * midnight, counted from the referrals' dates. It has those three figures only (`derived`): the
+ * money of a past day cannot be recovered (docs/console.md), so the window's money figures start
+ * at the first real reading. A marker document (`<merchant_id>:backfill`, read with the window)
+ * says the merchant has had its backfill.
  */
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { CommissionStats, ReferralTotals } from '@aff/contracts';
-import { ScopedRepository } from '@aff/mongo';
+import { ScopedRepository, insertManyUnordered, isDuplicateKeyError } from '@aff/mongo';
 
 export type Totals = ReferralTotals & { commission_stats: CommissionStats };
+/** What a reading holds: a real one has the money too, a derived one the three counts only. */
+export type StoredTotals = Totals | ReferralTotals;
+
+export const hasMoney = (totals: StoredTotals): totals is Totals => 'commission_stats' in totals;
 
 export interface StatDayRecord {
   /** `<merchant_id>:<YYYY-MM-DD>`: one reading per merchant and day, whoever writes first. */
@@ -19,7 +30,16 @@ export interface StatDayRecord {
   merchant_id: string;
   day: string;
   at: Date;
-  totals: Totals;
+  totals: StoredTotals;
+  /** Set on a reading counted afterwards from tracking's referrals (no money figures). */
+  derived?: boolean;
+}
+
+/** A derived reading: the day, its midnight and the three counts as of then. */
+export interface DerivedReading {
+  day: string;
+  at: Date;
+  totals: ReferralTotals;
 }
 
 const schema = new Schema<StatDayRecord>(
@@ -29,6 +49,7 @@ const schema = new Schema<StatDayRecord>(
     day: { type: String, required: true },
     at: { type: Date, required: true },
     totals: { type: Schema.Types.Mixed, required: true },
+    derived: { type: Boolean },
   },
   { versionKey: false, minimize: false },
 );
@@ -82,14 +103,54 @@ export class ProgramHistory {
 
   /** Readings of the window (today and the 29 days before), oldest first. */
   async window(merchantId: string): Promise<StatDayRecord[]> {
-    // By the readings' `_id`s (one per day of the window): every server answers that from the
-    // `_id` index, where `day: {$gte}` scans every merchant's readings on the local server.
+    return (await this.readWindow(merchantId)).readings;
+  }
+
+  /** The window's readings, and whether the merchant has had its backfill (one read). */
+  async readWindow(
+    merchantId: string,
+  ): Promise<{ readings: StatDayRecord[]; backfilled: boolean }> {
+    // By the readings' `_id`s (one per day of the window, and the marker): every server answers
+    // that from the `_id` index, where `day: {$gte}` scans every merchant's readings locally.
     const end = this.now().getTime();
     const ids = Array.from(
       { length: WINDOW_DAYS },
       (_, back) => `${merchantId}:${dayOf(new Date(end - back * DAY_MS))}`,
     );
-    const found = await this.days.find(merchantId, { _id: { $in: ids } });
-    return found.sort((a, b) => a.day.localeCompare(b.day));
+    const marker = markerId(merchantId);
+    const found = await this.days.find(merchantId, { _id: { $in: [...ids, marker] } });
+    return {
+      readings: found.filter((d) => d._id !== marker).sort((a, b) => a.day.localeCompare(b.day)),
+      backfilled: found.some((d) => d._id === marker),
+    };
+  }
+
+  /**
+   * Stores derived readings for days that have none (a day's first reading stays: a real one,
+   * or another backfill's), then the merchant's marker. One unordered insert: a day that has a
+   * reading is a duplicate `_id`, ignored. The marker goes last, so a backfill cut short is
+   * done again, and writes the same readings.
+   */
+  async fill(merchantId: string, derived: DerivedReading[]): Promise<void> {
+    const at = this.now();
+    const docs: StatDayRecord[] = [
+      ...derived.map((r) => ({
+        _id: `${merchantId}:${r.day}`,
+        merchant_id: merchantId,
+        day: r.day,
+        at: r.at,
+        totals: r.totals,
+        derived: true,
+      })),
+      // `at` is when the backfill ran: the marker is pruned with the readings (KEEP_DAYS), when
+      // the window holds only readings taken since.
+      { _id: markerId(merchantId), merchant_id: merchantId, day: 'backfill', at, totals: ZERO },
+    ];
+    const failed = await insertManyUnordered(this.days.model, docs);
+    const error = failed.find((f) => f && !isDuplicateKeyError(f));
+    if (error) throw error;
   }
 }
+
+const ZERO: ReferralTotals = { visitors: 0, leads: 0, conversions: 0 };
+const markerId = (merchantId: string) => `${merchantId}:backfill`;
