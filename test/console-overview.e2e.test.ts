@@ -121,6 +121,40 @@ it("shows the program's counters, commissions by state and revenue as the REST A
   expect(top).toContain(`href="/console/affiliates/${a1.id}"`);
 });
 
+it('top affiliates: read from the kept list, rebuilt from the affiliates when it is missing', async () => {
+  const topOf = async () => {
+    const page = await consoleRequest('/console', { cookie });
+    const top = page.text.slice(page.text.indexOf('aria-label="Top affiliates by conversions"'));
+    return [top.indexOf(names.a1), top.indexOf(names.a2)];
+  };
+  expect(await topOf()).toEqual([expect.any(Number), expect.any(Number)]);
+  const kept = webDb.useDb('affiliate').collection('affiliate_top');
+  const id = merchant.merchant_id as never;
+  const doc = (await kept.findOne({ _id: id }))!;
+  expect(doc).toMatchObject({
+    built: true,
+    top: [
+      { id: a1.id, conversions: 2 },
+      { id: a2.id, conversions: 1 },
+    ],
+  });
+  // The list's two entries swapped (each still with its affiliate's count): a page that sorted
+  // the affiliates would not show this order; the overview shows the list's.
+  await kept.updateOne({ _id: id }, { $set: { top: [doc.top[1], doc.top[0]] } });
+  const [first, second] = await topOf();
+  expect(second).toBeGreaterThan(0);
+  expect(second).toBeLessThan(first!);
+  // No list (a merchant from before it was kept): the sorted read answers and builds it.
+  await kept.deleteOne({ _id: id });
+  const [again1, again2] = await topOf();
+  expect(again1).toBeGreaterThan(0);
+  expect(again1).toBeLessThan(again2!);
+  expect(await kept.findOne({ _id: id })).toMatchObject({
+    built: true,
+    top: [{ id: a1.id }, { id: a2.id }],
+  });
+});
+
 function s0(rest: any[], currency: string, key: string): number {
   return rest.reduce((n, a) => n + (a.commission_stats.currencies[currency]?.[key].cents ?? 0), 0);
 }

@@ -23,6 +23,7 @@ import { LinkUseCases } from './domain/links';
 import { affiliateRpcTable } from './rpc/rpc-table';
 import { ProgramStatsUseCase } from './domain/program-stats';
 import { ProgramFiguresRepository } from './data/program-figures.repository';
+import { TopAffiliates, affiliateTopModel } from './data/top-affiliates';
 import { couponModel } from './data/coupon.schema';
 import {
   emailConfirmationModel,
@@ -40,6 +41,7 @@ export const affiliateModels = (mongo: Connection) => ({
   campaign: campaignModel(mongo),
   affiliate: affiliateModel(mongo),
   stateCounts: affiliateStateCountModel(mongo),
+  top: affiliateTopModel(mongo),
   link: linkModel(mongo),
   coupon: couponModel(mongo),
   ssoToken: ssoTokenModel(mongo),
@@ -57,9 +59,12 @@ export function buildAffiliate(deps: ServiceDeps<AffiliateConfig, AffiliateModel
   // A writer that died between an affiliate's write and its count left the write's events
   // pending: the outbox sweep moves the count before relaying them.
   repairLeftoversWith(models.affiliate.collection, (docs) => stateCounts.repairLeftovers(docs));
+  // The overview's top affiliates, merged after each batch of raised counters.
+  const topAffiliates = new TopAffiliates(models.top, models.affiliate);
   const affiliates = new AffiliateRepository(
     new TenantRepository(models.affiliate, { relay }),
     stateCounts,
+    topAffiliates,
   );
   const links = new LinkRepository(new TenantRepository(models.link, { relay }));
   const coupons = new CouponRepository(new TenantRepository(models.coupon, { relay }));
@@ -118,8 +123,7 @@ export function buildAffiliate(deps: ServiceDeps<AffiliateConfig, AffiliateModel
       emailConfirmations: mail.confirmations,
       walletConfirmations: mail.walletConfirmations,
       programStats: new ProgramStatsUseCase(
-        new ProgramFiguresRepository(models.affiliate, stateCounts),
-        affiliates,
+        new ProgramFiguresRepository(stateCounts, topAffiliates),
         presenter,
       ),
     }),

@@ -9,22 +9,37 @@ import {
   type TenantRecord,
   type TenantRepository,
 } from '@aff/mongo';
-import type { AffiliateFilters, AffiliateStore, Page } from '../domain/ports';
+import type { AffiliateFilters, AffiliateStore, CountRow, Page } from '../domain/ports';
 import type { AffiliateRecord, StateMove } from '../domain/records';
 import type { AffiliateDocument } from './affiliate.schema';
 import { moveMayBeUnapplied, type AffiliateStateCounts } from './affiliate-state-counts';
 import { OutboxRepository, UNIQUE_KEY_TAKEN } from './outbox-repository';
+import type { TopAffiliates } from './top-affiliates';
 
 export class AffiliateRepository
   extends OutboxRepository<AffiliateRecord>
   implements AffiliateStore
 {
-  /** `states`: the merchant's count by state, moved exactly once by each write of a state. */
+  /**
+   * `states`: the merchant's count by state, moved exactly once by each write of a state.
+   * `top`: the merchant's kept top affiliates, merged after each batch of raised counters.
+   */
   constructor(
     repo: TenantRepository<AffiliateRecord & TenantRecord>,
     private readonly states?: AffiliateStateCounts,
+    private readonly top?: TopAffiliates,
   ) {
     super(repo);
+  }
+
+  /**
+   * The counters first, then the top list from what they now hold: when the list's write fails
+   * (or the process dies before it), the caller's message is not acknowledged, and its repeat
+   * raises nothing and merges what this one could not.
+   */
+  override async raiseCounts(merchantId: string, rows: CountRow[]): Promise<void> {
+    await super.raiseCounts(merchantId, rows);
+    await this.top?.raised(merchantId, rows);
   }
 
   override async insertWithEvents(

@@ -46,8 +46,11 @@ schema.index({ merchant_id: 1, created_at: -1 });
 schema.index({ merchant_id: 1, campaign_id: 1, created_at: -1 });
 // The console's state filter (findAffiliates), newest first like every list.
 schema.index({ merchant_id: 1, state: 1, created_at: -1 });
-// The console overview's top affiliates (most conversions, then newest; a limited read).
-schema.index({ merchant_id: 1, conversions: -1, created_at: -1 });
+// The sorted read behind the console overview's top affiliates (most conversions, then newest,
+// then the greater id: a total order, the kept list's), when the kept list cannot answer
+// (data/top-affiliates.ts). Replaces {merchant_id, conversions: -1, created_at: -1}, which
+// could not give the `_id` tie-break; that index can be dropped where it exists.
+schema.index({ merchant_id: 1, conversions: -1, created_at: -1, _id: -1 });
 
 export function affiliateModel(connection: Connection): Model<AffiliateDocument> {
   return connection.model<AffiliateDocument>('Affiliate', schema, 'affiliates');
