@@ -204,9 +204,9 @@ export type ProgramStats = z.infer<typeof programStatsSchema>;
 
 /**
  * Internal: the merchant console's overview. The affiliates by state (a count kept per
- * merchant) and the top affiliates by their stored `conversions` (a sorted read of `top`).
- * Visitors, leads and conversions are tracking's (`getReferralTotals`), the commission totals
- * the commission service's (`getCommissionTotals`).
+ * merchant) and the top affiliates by their stored `conversions` (the first 20 kept in one
+ * document per merchant). Visitors, leads and conversions are tracking's
+ * (`getReferralTotals`), the commission totals the commission service's (`getCommissionTotals`).
  */
 export const getProgramStats = defineOperation({
   name: 'getProgramStats',
