@@ -201,6 +201,39 @@ it('loses no batch when many of one merchant are merged at once, by two replicas
   await expectListIsTheSortedRead(m);
 });
 
+it('a batch that cannot change the list reads and writes nothing', async () => {
+  const m = `m_${randomUUID()}`;
+  const ids = await affiliatesOf(m, 30);
+  await expectViewIsTheSortedRead(m, 5);
+  // 30 affiliates with one conversion: the 20 newest are kept, 10 tie with the 20th and are out.
+  await handle(
+    ids.map((id) => row(id, 1)),
+    m,
+  );
+  await expectListIsTheSortedRead(m);
+  const v = (await keptDoc(m))!.v;
+  // The affiliates' read comes first (the list's read and write only after it).
+  const reads = jest.spyOn(records, 'find');
+  try {
+    // Visits of every affiliate (their conversions unchanged), and of affiliates without one.
+    const more = await affiliatesOf(m, 3);
+    await handle(
+      [...ids.map((id) => ({ ...row(id, 1), visitors: 50 })), ...more.map((id) => row(id, 0))],
+      m,
+    );
+    expect(reads).not.toHaveBeenCalled();
+  } finally {
+    reads.mockRestore();
+  }
+  expect((await keptDoc(m))!.v).toBe(v);
+  // One more conversion for a left-out affiliate: it enters.
+  const listed = ((await keptDoc(m))!.top as { id: string }[]).map((e) => e.id);
+  const left = ids.find((id) => !listed.includes(id))!;
+  await handle([row(left, 2)], m);
+  expect((await keptDoc(m))!.top[0]).toMatchObject({ id: left, conversions: 2 });
+  await expectListIsTheSortedRead(m);
+});
+
 it('answers a view from the list: one read of it and the affiliates it names', async () => {
   const m = `m_${randomUUID()}`;
   const ids = await affiliatesOf(m, 8);

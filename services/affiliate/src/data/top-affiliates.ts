@@ -23,6 +23,7 @@ import {
   mayChangeTop,
   memoOf,
   mergeTop,
+  rememberOut,
   sameTop,
   type TopEntry,
   type TopMemo,
@@ -96,7 +97,11 @@ export class TopAffiliates {
       { _id: { $in: ids } },
       { projection: PLACE },
     );
-    if (read.length > 0) await this.mergeSoon(merchantId, read.map(entryOf), false);
+    if (read.length === 0) return;
+    const merged = read.map(entryOf);
+    const top = await this.mergeSoon(merchantId, merged, false);
+    const memo = this.memos.get(merchantId);
+    if (memo) rememberOut(memo, merged, top);
   }
 
   /** The merchant's first `n` affiliates by conversions, then the newest, then the greater id. */
@@ -155,12 +160,12 @@ export class TopAffiliates {
    * is merged together next: batches handled at once would otherwise each read the same version,
    * and all but one write would be retried (or, past the attempts, naked and redelivered).
    */
-  private mergeSoon(merchantId: string, read: TopEntry[], built: boolean): Promise<void> {
+  private mergeSoon(merchantId: string, read: TopEntry[], built: boolean): Promise<TopEntry[]> {
     let next = this.waiting.get(merchantId);
     if (!next) {
       let settle!: Waiting['settle'];
-      const done = new Promise<void>((resolve, reject) => {
-        settle = (error) => (error ? reject(error) : resolve());
+      const done = new Promise<TopEntry[]>((resolve, reject) => {
+        settle = (result) => (result instanceof Error ? reject(result) : resolve(result));
       });
       next = { read: [], built: false, done, settle };
       this.waiting.set(merchantId, next);
@@ -176,17 +181,19 @@ export class TopAffiliates {
     for (let next = this.waiting.get(merchantId); next; next = this.waiting.get(merchantId)) {
       this.waiting.delete(merchantId);
       next.settle(
-        await this.merge(merchantId, next.read, next.built).then(
-          () => undefined,
-          (error: unknown) => error ?? new Error('merge failed'),
+        await this.merge(merchantId, next.read, next.built).catch((error: unknown) =>
+          error instanceof Error ? error : new Error(String(error)),
         ),
       );
     }
     this.merging.delete(merchantId);
   }
 
-  /** Merges `read` into the list by a write conditional on the version it was read at. */
-  private async merge(merchantId: string, read: TopEntry[], built: boolean): Promise<void> {
+  /**
+   * Merges `read` into the list by a write conditional on the version it was read at; answers
+   * the list as written (or as found, when the merge changed nothing).
+   */
+  private async merge(merchantId: string, read: TopEntry[], built: boolean): Promise<TopEntry[]> {
     const collection = driverCollection(this.model);
     for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
       const doc = await collection.findOne({ _id: merchantId });
@@ -205,18 +212,20 @@ export class TopAffiliates {
     throw new Error(`affiliate_top ${merchantId}: ${ATTEMPTS} conflicting writes in a row`);
   }
 
-  private remember(merchantId: string, top: TopEntry[]): void {
+  private remember(merchantId: string, top: TopEntry[]): TopEntry[] {
+    const before = this.memos.get(merchantId);
     this.memos.delete(merchantId);
-    this.memos.set(merchantId, memoOf(top, this.keep));
+    this.memos.set(merchantId, memoOf(top, this.keep, before));
     if (this.memos.size > MEMO_MERCHANTS) this.memos.delete(this.memos.keys().next().value!);
+    return top;
   }
 }
 
 interface Waiting {
   read: TopEntry[];
   built: boolean;
-  done: Promise<void>;
-  settle: (error?: unknown) => void;
+  done: Promise<TopEntry[]>;
+  settle: (result: TopEntry[] | Error) => void;
 }
 
 function entryOf(doc: Placed): TopEntry {

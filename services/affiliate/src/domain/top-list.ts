@@ -55,21 +55,40 @@ export interface TopMemo {
   known: Map<string, number>;
   /** The conversions of the K-th entry when the list was full, else null. */
   floor: number | null;
+  /**
+   * Affiliates merged and left out, with the count they were left out at: a full list of
+   * affiliates that each beat it, and who only rise, keeps it out until it counts more. Spares
+   * the long tail tied with the K-th entry a read per batch.
+   */
+  out: Map<string, number>;
 }
 
-export function memoOf(top: TopEntry[], keep: number): TopMemo {
+/** Affiliates remembered as left out, per merchant, before the memory starts again. */
+const OUT_KEPT = 5_000;
+
+export function memoOf(top: TopEntry[], keep: number, before?: TopMemo): TopMemo {
+  const out = before && before.out.size < OUT_KEPT ? before.out : new Map<string, number>();
+  for (const e of top) out.delete(e.id);
   return {
     known: new Map(top.map((e) => [e.id, e.conversions])),
     floor: top.length >= keep ? top[keep - 1]!.conversions : null,
+    out,
   };
+}
+
+/** Remembers the merged affiliates that the list, as written, left out. */
+export function rememberOut(memo: TopMemo, merged: TopEntry[], top: TopEntry[]): void {
+  const kept = new Set(top.map((e) => e.id));
+  for (const e of merged) if (!kept.has(e.id)) memo.out.set(e.id, e.conversions);
 }
 
 /**
  * The ids of counter rows that may change the list. A memo may be old, never ahead: its counts
  * only lag the list's, so a row it rules out is ruled out by the list too. A row is out when
- * the affiliate has no conversion, when the list already held at least that count for it, or
- * when the list was full and the count is below its K-th (a tie on the count is decided by the
- * dates, which only the database has, so it stays in).
+ * the affiliate has no conversion, when the list already held at least that count for it, when
+ * the list was full and the count is below its K-th (a tie on the count is decided by the
+ * dates, which only the database has, so it stays in), or when the affiliate was left out at
+ * that count or more.
  */
 export function mayChangeTop(
   rows: { id: string; conversions?: number }[],
@@ -80,6 +99,7 @@ export function mayChangeTop(
     if (conversions <= 0) continue;
     if (memo && (memo.known.get(id) ?? -1) >= conversions) continue;
     if (memo?.floor != null && conversions < memo.floor) continue;
+    if (memo && (memo.out.get(id) ?? -1) >= conversions) continue;
     ids.add(id);
   }
   return [...ids];
