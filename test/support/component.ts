@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { connect } from '@nats-io/transport-node';
-import type { NatsConnection } from '@aff/messaging';
+import { RpcClient, type NatsConnection } from '@aff/messaging';
 import { loadConfig } from '@aff/config';
 import type { ServiceName } from '@aff/contracts';
 import { startInfra } from '@aff/devstack';
@@ -72,6 +72,34 @@ export async function startComponent<
       await mongo.close();
     },
   };
+}
+
+/** A component test file's service under test, and an RPC client on its NATS server. */
+export interface ComponentUnderTest {
+  component: Component<unknown>;
+  rpc: RpcClient;
+}
+
+/**
+ * The set-up most component test files share: `definition` started once before the file's tests
+ * (as `startComponent` does) and stopped after them. The fields are set by that `beforeAll`, so
+ * read them inside tests and hooks, not when the file loads.
+ */
+export function componentPerFile<
+  S extends ServiceName,
+  Schema extends z.ZodObject,
+  M extends Models,
+  W extends ServiceEntries<S>,
+>(definition: ServiceDefinition<S, Schema, M, W>): ComponentUnderTest {
+  const sut = {} as ComponentUnderTest;
+  beforeAll(async () => {
+    sut.component = await startComponent(definition);
+    sut.rpc = new RpcClient(sut.component.nc, 5000);
+  });
+  afterAll(async () => {
+    await sut.component?.stop();
+  });
+  return sut;
 }
 
 /** A NATS server of our own (MongoDB and Redis stay the shared ones). */

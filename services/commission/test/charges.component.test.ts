@@ -18,24 +18,15 @@ import {
   type ProcessorCharge,
   type ReferralView,
 } from '@aff/contracts';
-import { EventPublisher, RpcClient } from '@aff/messaging';
+import { EventPublisher } from '@aff/messaging';
 import { connectMongo } from '@aff/mongo';
 import { commissionService } from '../src/service';
-import { startComponent, type Component } from '../../../test/support/component';
+import { componentPerFile } from '../../../test/support/component';
 import { awaitEvents, eventsOf, publishHandled } from '../../../test/support/component-events';
 import { affiliateView, campaignView } from '../../../test/support/view-fixtures';
 
 const CHARGES_DURABLE = 'commission-charges';
-let component: Component<unknown>;
-let rpc: RpcClient;
-
-beforeAll(async () => {
-  component = await startComponent(commissionService);
-  rpc = new RpcClient(component.nc, 5000);
-});
-afterAll(async () => {
-  await component?.stop();
-});
+const sut = componentPerFile(commissionService);
 
 function referral(customerId: string): ReferralView {
   const now = new Date();
@@ -101,15 +92,15 @@ async function getCommission(merchantId: string, id: string) {
     expand: [],
     api_key_id: null,
   };
-  return rpc.call('commission', 'getCommission', request, randomUUID());
+  return sut.rpc.call('commission', 'getCommission', request, randomUUID());
 }
 
 it('turns charge.attributed into a sale and a commission.created, readable over RPC', async () => {
   const s = scenario();
-  await publishHandled(component.nc, tracking, CHARGES_DURABLE, [s.attributed(s.charge())]);
+  await publishHandled(sut.component.nc, tracking, CHARGES_DURABLE, [s.attributed(s.charge())]);
 
   const [created] = await awaitEvents<CommissionView>(
-    component.natsUrl,
+    sut.component.natsUrl,
     commissions,
     'commission.created',
     s.merchantId,
@@ -119,7 +110,7 @@ it('turns charge.attributed into a sale and a commission.created, readable over 
     sale_amount_cents: 10_000,
     charge_amount_cents: 10_000,
   });
-  await awaitEvents(component.natsUrl, commissions, 'sale.created', s.merchantId);
+  await awaitEvents(sut.component.natsUrl, commissions, 'sale.created', s.merchantId);
 
   const reply = await getCommission(s.merchantId, created!.data.id);
   expect(reply.status).toBe(200);
@@ -129,21 +120,21 @@ it('turns charge.attributed into a sale and a commission.created, readable over 
 it('has no second effect when the same charge is attributed again', async () => {
   const s = scenario();
   const charge = s.charge();
-  await publishHandled(component.nc, tracking, CHARGES_DURABLE, [s.attributed(charge)]);
-  await awaitEvents(component.natsUrl, commissions, 'commission.created', s.merchantId);
+  await publishHandled(sut.component.nc, tracking, CHARGES_DURABLE, [s.attributed(charge)]);
+  await awaitEvents(sut.component.natsUrl, commissions, 'commission.created', s.merchantId);
   // A second delivery of the same processor charge (tracking re-run, replay): new envelope id.
-  await publishHandled(component.nc, tracking, CHARGES_DURABLE, [
+  await publishHandled(sut.component.nc, tracking, CHARGES_DURABLE, [
     s.attributed(charge),
     s.attributed(charge),
   ]);
 
   expect(
-    await eventsOf(component.natsUrl, commissions, 'commission.created', s.merchantId),
+    await eventsOf(sut.component.natsUrl, commissions, 'commission.created', s.merchantId),
   ).toHaveLength(1);
-  expect(await eventsOf(component.natsUrl, commissions, 'sale.created', s.merchantId)).toHaveLength(
-    1,
-  );
-  const list = await rpc.call(
+  expect(
+    await eventsOf(sut.component.natsUrl, commissions, 'sale.created', s.merchantId),
+  ).toHaveLength(1);
+  const list = await sut.rpc.call(
     'commission',
     'listCommissions',
     { merchant_id: s.merchantId, params: {}, query: {}, expand: [], api_key_id: null },
@@ -154,19 +145,19 @@ it('has no second effect when the same charge is attributed again', async () => 
 });
 
 it('writes what a run that died halfway left unwritten: the commission, or the sale', async () => {
-  const mongo = await connectMongo(process.env.MONGO_URL!, component.mongoDb);
+  const mongo = await connectMongo(process.env.MONGO_URL!, sut.component.mongoDb);
   try {
     const sales = mongo.collection('sales');
     const stored = mongo.collection('commissions');
     const rerun = async (s: ReturnType<typeof scenario>, charge: ProcessorCharge) => {
-      await publishHandled(component.nc, tracking, CHARGES_DURABLE, [s.attributed(charge)]);
+      await publishHandled(sut.component.nc, tracking, CHARGES_DURABLE, [s.attributed(charge)]);
     };
 
     // Only the sale was written: the re-run decides the commission.
     const a = scenario();
     const chargeA = a.charge();
     await rerun(a, chargeA);
-    await awaitEvents(component.natsUrl, commissions, 'commission.created', a.merchantId);
+    await awaitEvents(sut.component.natsUrl, commissions, 'commission.created', a.merchantId);
     await stored.deleteMany({ merchant_id: a.merchantId });
     await rerun(a, chargeA);
     expect(await stored.countDocuments({ merchant_id: a.merchantId })).toBe(1);
@@ -176,7 +167,7 @@ it('writes what a run that died halfway left unwritten: the commission, or the s
     const b = scenario();
     const chargeB = b.charge();
     await rerun(b, chargeB);
-    await awaitEvents(component.natsUrl, commissions, 'commission.created', b.merchantId);
+    await awaitEvents(sut.component.natsUrl, commissions, 'commission.created', b.merchantId);
     await sales.deleteMany({ merchant_id: b.merchantId });
     await rerun(b, chargeB);
     expect(await sales.countDocuments({ merchant_id: b.merchantId })).toBe(1);
@@ -187,12 +178,12 @@ it('writes what a run that died halfway left unwritten: the commission, or the s
 });
 
 it('writes the sale once, decided, and the commission once: no outbox on either', async () => {
-  const mongo = await connectMongo(process.env.MONGO_URL!, component.mongoDb);
+  const mongo = await connectMongo(process.env.MONGO_URL!, sut.component.mongoDb);
   try {
     const s = scenario();
-    await publishHandled(component.nc, tracking, CHARGES_DURABLE, [s.attributed(s.charge())]);
-    await awaitEvents(component.natsUrl, commissions, 'sale.created', s.merchantId);
-    await awaitEvents(component.natsUrl, commissions, 'commission.created', s.merchantId);
+    await publishHandled(sut.component.nc, tracking, CHARGES_DURABLE, [s.attributed(s.charge())]);
+    await awaitEvents(sut.component.natsUrl, commissions, 'sale.created', s.merchantId);
+    await awaitEvents(sut.component.natsUrl, commissions, 'commission.created', s.merchantId);
     // The events went to the stream straight from the handler, before its ack: nothing was
     // stored in the records to clear afterwards, and the sale was written already decided.
     const [sale] = await mongo.collection('sales').find({ merchant_id: s.merchantId }).toArray();
@@ -208,15 +199,15 @@ it('writes the sale once, decided, and the commission once: no outbox on either'
 });
 
 it('publishes and counts again what a run that died before its ack wrote but never published', async () => {
-  const mongo = await connectMongo(process.env.MONGO_URL!, component.mongoDb);
+  const mongo = await connectMongo(process.env.MONGO_URL!, sut.component.mongoDb);
   try {
     // What a run leaves when it dies after both inserts and before publishing or counting:
     // the records of another merchant's charge, moved to this one.
     const model = scenario();
-    await publishHandled(component.nc, tracking, CHARGES_DURABLE, [
+    await publishHandled(sut.component.nc, tracking, CHARGES_DURABLE, [
       model.attributed(model.charge()),
     ]);
-    await awaitEvents(component.natsUrl, commissions, 'commission.created', model.merchantId);
+    await awaitEvents(sut.component.natsUrl, commissions, 'commission.created', model.merchantId);
     const s = scenario();
     const charge = s.charge();
     const saleId = deterministicId(`${s.merchantId}:sale:${charge.id}`);
@@ -245,17 +236,17 @@ it('publishes and counts again what a run that died before its ack wrote but nev
     });
 
     // The charge's message comes again (it was never acked).
-    await publishHandled(component.nc, tracking, CHARGES_DURABLE, [s.attributed(charge)]);
+    await publishHandled(sut.component.nc, tracking, CHARGES_DURABLE, [s.attributed(charge)]);
     const [created] = await awaitEvents<CommissionView>(
-      component.natsUrl,
+      sut.component.natsUrl,
       commissions,
       'commission.created',
       s.merchantId,
     );
     expect(created!.data).toMatchObject({ id: commissionId, sale: { id: saleId } });
-    await awaitEvents(component.natsUrl, commissions, 'sale.created', s.merchantId);
+    await awaitEvents(sut.component.natsUrl, commissions, 'sale.created', s.merchantId);
     // Counted in the merchant's list once, and no second commission.
-    const list = await rpc.call(
+    const list = await sut.rpc.call(
       'commission',
       'listCommissions',
       { merchant_id: s.merchantId, params: {}, query: {}, expand: [], api_key_id: null },
@@ -275,12 +266,12 @@ it('publishes and counts again what a run that died before its ack wrote but nev
 });
 
 it('earns on the charge, not on a sale a refund reduced between a crash and the re-run', async () => {
-  const mongo = await connectMongo(process.env.MONGO_URL!, component.mongoDb);
+  const mongo = await connectMongo(process.env.MONGO_URL!, sut.component.mongoDb);
   try {
     const s = scenario();
     const charge = s.charge();
-    await publishHandled(component.nc, tracking, CHARGES_DURABLE, [s.attributed(charge)]);
-    await awaitEvents(component.natsUrl, commissions, 'commission.created', s.merchantId);
+    await publishHandled(sut.component.nc, tracking, CHARGES_DURABLE, [s.attributed(charge)]);
+    await awaitEvents(sut.component.natsUrl, commissions, 'commission.created', s.merchantId);
     // What a run that died after writing the sale leaves: the sale, its commission undecided.
     await mongo.collection('commissions').deleteMany({ merchant_id: s.merchantId });
     await mongo
@@ -288,14 +279,14 @@ it('earns on the charge, not on a sale a refund reduced between a crash and the 
       .updateOne({ merchant_id: s.merchantId }, { $set: { commission_pending: true } });
 
     // The full refund arrives first: it reduces the sale and waits for the commission.
-    await new EventPublisher(component.nc).publish(
+    await new EventPublisher(sut.component.nc).publish(
       s.refunded({ ...charge, amount_refunded: 10_000 }),
     );
-    await awaitEvents(component.natsUrl, commissions, 'sale.refunded', s.merchantId);
+    await awaitEvents(sut.component.natsUrl, commissions, 'sale.refunded', s.merchantId);
     // The charge's redelivery decides the commission on 10,000, and the refund then voids it.
-    await publishHandled(component.nc, tracking, CHARGES_DURABLE, [s.attributed(charge)]);
+    await publishHandled(sut.component.nc, tracking, CHARGES_DURABLE, [s.attributed(charge)]);
     const [voided] = await awaitEvents<CommissionView>(
-      component.natsUrl,
+      sut.component.natsUrl,
       commissions,
       'commission.voided',
       s.merchantId,
@@ -315,9 +306,9 @@ it('earns on the charge, not on a sale a refund reduced between a crash and the 
 it('reduces the commission on a partial refund and voids it on a full one, each once', async () => {
   const s = scenario();
   const charge = s.charge();
-  await publishHandled(component.nc, tracking, CHARGES_DURABLE, [s.attributed(charge)]);
+  await publishHandled(sut.component.nc, tracking, CHARGES_DURABLE, [s.attributed(charge)]);
   const [created] = await awaitEvents<CommissionView>(
-    component.natsUrl,
+    sut.component.natsUrl,
     commissions,
     'commission.created',
     s.merchantId,
@@ -326,30 +317,30 @@ it('reduces the commission on a partial refund and voids it on a full one, each 
 
   // A quarter refunded: 20 % of the 7500 left.
   const partial = s.refunded({ ...charge, amount_refunded: 2500 }, 'evt_partial');
-  await publishHandled(component.nc, tracking, CHARGES_DURABLE, [partial]);
+  await publishHandled(sut.component.nc, tracking, CHARGES_DURABLE, [partial]);
   const [updated] = await awaitEvents<CommissionView>(
-    component.natsUrl,
+    sut.component.natsUrl,
     commissions,
     'commission.updated',
     s.merchantId,
   );
   expect(updated!.data).toMatchObject({ id, amount: 1500, state: 'pending' });
-  await awaitEvents(component.natsUrl, commissions, 'sale.refunded', s.merchantId);
+  await awaitEvents(sut.component.natsUrl, commissions, 'sale.refunded', s.merchantId);
 
   // The same refund event again (a redelivery from the processor) changes nothing.
-  await publishHandled(component.nc, tracking, CHARGES_DURABLE, [
+  await publishHandled(sut.component.nc, tracking, CHARGES_DURABLE, [
     s.refunded({ ...charge, amount_refunded: 2500 }, 'evt_partial'),
   ]);
   expect(
-    await eventsOf(component.natsUrl, commissions, 'commission.updated', s.merchantId),
+    await eventsOf(sut.component.natsUrl, commissions, 'commission.updated', s.merchantId),
   ).toHaveLength(1);
   expect((await getCommission(s.merchantId, id)).body).toMatchObject({ amount: 1500 });
 
-  await publishHandled(component.nc, tracking, CHARGES_DURABLE, [
+  await publishHandled(sut.component.nc, tracking, CHARGES_DURABLE, [
     s.refunded({ ...charge, amount_refunded: 10_000 }),
   ]);
   const [voided] = await awaitEvents<CommissionView>(
-    component.natsUrl,
+    sut.component.natsUrl,
     commissions,
     'commission.voided',
     s.merchantId,
@@ -363,9 +354,9 @@ it('earns nothing for a disabled affiliate', async () => {
   const s = scenario();
   const event = s.attributed(s.charge());
   event.data.affiliate.state = 'disabled';
-  await publishHandled(component.nc, tracking, CHARGES_DURABLE, [event]);
-  await awaitEvents(component.natsUrl, commissions, 'sale.created', s.merchantId);
+  await publishHandled(sut.component.nc, tracking, CHARGES_DURABLE, [event]);
+  await awaitEvents(sut.component.natsUrl, commissions, 'sale.created', s.merchantId);
   expect(
-    await eventsOf(component.natsUrl, commissions, 'commission.created', s.merchantId),
+    await eventsOf(sut.component.natsUrl, commissions, 'commission.created', s.merchantId),
   ).toEqual([]);
 });

@@ -15,7 +15,7 @@ import {
   type ProcessorCharge,
   type ReferralView,
 } from '@aff/contracts';
-import { RpcClient, callInternal } from '@aff/messaging';
+import { callInternal } from '@aff/messaging';
 import { connectMongo } from '@aff/mongo';
 import type { Connection } from 'mongoose';
 import { statsModels } from '../src/data/commission-stats.schema';
@@ -25,23 +25,19 @@ import { StatsBackfill } from '../src/data/stats-backfill';
 import { StatsSweep } from '../src/data/stats-sweep';
 import { StatsTally } from '../src/data/stats-tally';
 import { commissionService } from '../src/service';
-import { startComponent, type Component } from '../../../test/support/component';
+import { componentPerFile } from '../../../test/support/component';
 import { publishHandled } from '../../../test/support/component-events';
 import { affiliateView, campaignView } from '../../../test/support/view-fixtures';
 
 const CHARGES_DURABLE = 'commission-charges';
-let component: Component<unknown>;
-let rpc: RpcClient;
+const sut = componentPerFile(commissionService);
 let mongo: Connection;
 
 beforeAll(async () => {
-  component = await startComponent(commissionService);
-  rpc = new RpcClient(component.nc, 5000);
-  mongo = await connectMongo(process.env.MONGO_URL!, component.mongoDb);
+  mongo = await connectMongo(process.env.MONGO_URL!, sut.component.mongoDb);
 });
 afterAll(async () => {
   await mongo?.close();
-  await component?.stop();
 });
 
 function referral(customerId: string): ReferralView {
@@ -80,7 +76,7 @@ function affiliateOf(merchantId: string, campaign: Partial<CampaignView> = {}) {
 }
 
 const handled = (...events: Parameters<typeof publishHandled>[3]) =>
-  publishHandled(component.nc, STREAMS.tracking.name, CHARGES_DURABLE, events);
+  publishHandled(sut.component.nc, STREAMS.tracking.name, CHARGES_DURABLE, events);
 
 function figures(stats: CommissionStats, currency: string) {
   const c = stats.currencies[currency];
@@ -91,7 +87,7 @@ function figures(stats: CommissionStats, currency: string) {
 
 async function totals(merchantId: string) {
   const reply = await callInternal(
-    rpc,
+    sut.rpc,
     OPERATIONS.getCommissionTotals,
     { merchant_id: merchantId },
     randomUUID(),
@@ -101,7 +97,7 @@ async function totals(merchantId: string) {
 
 async function ofAffiliates(merchantId: string, ids: string[]) {
   const reply = await callInternal(
-    rpc,
+    sut.rpc,
     OPERATIONS.getAffiliateCommissionStats,
     { merchant_id: merchantId, affiliate_ids: ids },
     randomUUID(),

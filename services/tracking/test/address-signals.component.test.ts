@@ -5,26 +5,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import { STREAMS, buildEvent, type ReferralView } from '@aff/contracts';
-import { RpcClient } from '@aff/messaging';
 import { trackingService } from '../src/service';
-import { startComponent, type Component } from '../../../test/support/component';
+import { componentPerFile } from '../../../test/support/component';
 import { publishHandled } from '../../../test/support/component-events';
 import { merchantWithLink } from './support/tracking-component';
 
-let component: Component<unknown>;
-let rpc: RpcClient;
-
-beforeAll(async () => {
-  component = await startComponent(trackingService);
-  rpc = new RpcClient(component.nc, 5000);
-});
-afterAll(async () => {
-  await component?.stop();
-});
+const sut = componentPerFile(trackingService);
 
 /** A public tracking call as the gateway forwards it, with the client's address hash. */
 async function call(operation: string, merchantId: string, body: object, hash?: string) {
-  const reply = await rpc.call(
+  const reply = await sut.rpc.call(
     'tracking',
     operation,
     {
@@ -43,7 +33,7 @@ async function call(operation: string, merchantId: string, body: object, hash?: 
 }
 
 async function referral(merchantId: string, id: string): Promise<ReferralView> {
-  const reply = await rpc.call(
+  const reply = await sut.rpc.call(
     'tracking',
     'getReferral',
     { merchant_id: merchantId, params: { id }, query: {}, expand: [], api_key_id: null },
@@ -53,7 +43,7 @@ async function referral(merchantId: string, id: string): Promise<ReferralView> {
 }
 
 async function signedIn(merchantId: string, affiliateId: string, hash: string, at: Date) {
-  await publishHandled(component.nc, STREAMS.affiliate.name, 'tracking-sign-ins', [
+  await publishHandled(sut.component.nc, STREAMS.affiliate.name, 'tracking-sign-ins', [
     buildEvent('affiliate.signed_in', merchantId, {
       affiliate_id: affiliateId,
       address_hash: hash,
@@ -65,7 +55,7 @@ async function signedIn(merchantId: string, affiliateId: string, hash: string, a
 const DAY = 24 * 60 * 60 * 1000;
 
 it('self_referral_ip: a visit and a lead from an address the affiliate signed in from are held, naming the day', async () => {
-  const m = await merchantWithLink(component.nc);
+  const m = await merchantWithLink(sut.component.nc);
   const yesterday = new Date(Date.now() - DAY);
   await signedIn(m.merchantId, m.affiliate.id, 'hash-home', yesterday);
   const { referral: visit } = await call(
@@ -106,7 +96,7 @@ it('self_referral_ip: a visit and a lead from an address the affiliate signed in
 });
 
 it("self_referral_ip: a sign-in older than 30 days, or another affiliate's, does not count", async () => {
-  const m = await merchantWithLink(component.nc);
+  const m = await merchantWithLink(sut.component.nc);
   await signedIn(m.merchantId, m.affiliate.id, 'hash-old', new Date(Date.now() - 31 * DAY));
   await signedIn(m.merchantId, randomUUID(), 'hash-theirs', new Date());
   for (const hash of ['hash-old', 'hash-theirs']) {
@@ -116,7 +106,7 @@ it("self_referral_ip: a sign-in older than 30 days, or another affiliate's, does
 });
 
 it('ip_velocity: leads past the limit from one address in 24 h are each flagged and held, the first three are not', async () => {
-  const m = await merchantWithLink(component.nc);
+  const m = await merchantWithLink(sut.component.nc);
   const states: (string | null | undefined)[] = [];
   const types: string[][] = [];
   for (let i = 0; i < 5; i++) {

@@ -13,11 +13,11 @@ import {
   type ProcessorEvent,
   type ReferralView,
 } from '@aff/contracts';
-import { EventPublisher, RpcClient } from '@aff/messaging';
+import { EventPublisher } from '@aff/messaging';
 import { connectMongo } from '@aff/mongo';
 import { newReferral } from '../src/domain/new-referral';
 import { trackingService } from '../src/service';
-import { startComponent, type Component } from '../../../test/support/component';
+import { componentPerFile } from '../../../test/support/component';
 import {
   callTracking,
   handledProcessorEvent,
@@ -27,24 +27,15 @@ import { awaitEvents, eventsOf } from '../../../test/support/component-events';
 import { eventually } from '../../../test/support/processor';
 import { affiliateView, campaignView } from '../../../test/support/view-fixtures';
 
-let component: Component<unknown>;
-let rpc: RpcClient;
-
-beforeAll(async () => {
-  component = await startComponent(trackingService);
-  rpc = new RpcClient(component.nc, 5000);
-});
-afterAll(async () => {
-  await component?.stop();
-});
+const sut = componentPerFile(trackingService);
 
 const tracking = STREAMS.tracking.name;
 
-const merchantWithLink = () => merchantWithLinkOn(component.nc);
+const merchantWithLink = () => merchantWithLinkOn(sut.component.nc);
 const call = (operation: string, merchantId: string, fields: { body?: object; id?: string }) =>
-  callTracking(rpc, operation, merchantId, fields);
+  callTracking(sut.rpc, operation, merchantId, fields);
 const processorEvent = (merchantId: string, event: ProcessorEvent) =>
-  handledProcessorEvent(component.nc, merchantId, event);
+  handledProcessorEvent(sut.component.nc, merchantId, event);
 
 it('records a visit through a link over RPC as a referral, with referral.created', async () => {
   const m = await merchantWithLink();
@@ -56,7 +47,7 @@ it('records a visit through a link over RPC as a referral, with referral.created
   expect(answer.affiliate.id).toBe(m.affiliate.id);
 
   const [created] = await awaitEvents<ReferralView>(
-    component.natsUrl,
+    sut.component.natsUrl,
     tracking,
     'referral.created',
     m.merchantId,
@@ -91,7 +82,7 @@ it('attributes a charge of the referred customer (charge.attributed) once, and i
       object: { id: customerId, email: 'buyer@example.com', metadata: { referral: referralId } },
     },
   });
-  await awaitEvents(component.natsUrl, tracking, 'referral.lead', m.merchantId);
+  await awaitEvents(sut.component.natsUrl, tracking, 'referral.lead', m.merchantId);
 
   const charge = { id: `ch_${randomUUID()}`, customer: customerId, amount: 5000, currency: 'usd' };
   const chargeEvent: ProcessorEvent = {
@@ -101,7 +92,7 @@ it('attributes a charge of the referred customer (charge.attributed) once, and i
   };
   await processorEvent(m.merchantId, chargeEvent);
   const [attributed] = await awaitEvents<ChargeAttributed>(
-    component.natsUrl,
+    sut.component.natsUrl,
     tracking,
     'charge.attributed',
     m.merchantId,
@@ -113,19 +104,19 @@ it('attributes a charge of the referred customer (charge.attributed) once, and i
     affiliate: { id: m.affiliate.id },
     campaign: { id: m.campaign.id },
   });
-  await awaitEvents(component.natsUrl, tracking, 'referral.converted', m.merchantId);
+  await awaitEvents(sut.component.natsUrl, tracking, 'referral.converted', m.merchantId);
 
   // The processor delivers the same event again (in a new message, as after the stream's
   // duplicate window): no second attribution, and no second write. The referral lists the
   // charge it applied; no processed-events record is written for it.
-  const mongo = await connectMongo(process.env.MONGO_URL!, component.mongoDb);
+  const mongo = await connectMongo(process.env.MONGO_URL!, sut.component.mongoDb);
   try {
     const referrals = mongo.collection<{ _id: string; updated_at?: Date }>('referrals');
     const applied = await referrals.findOne({ _id: referralId });
     expect(applied).toMatchObject({ applied_events: [chargeEvent.id] });
     await processorEvent(m.merchantId, chargeEvent);
     expect(
-      await eventsOf(component.natsUrl, tracking, 'charge.attributed', m.merchantId),
+      await eventsOf(sut.component.natsUrl, tracking, 'charge.attributed', m.merchantId),
     ).toHaveLength(1);
     const after = await referrals.findOne({ _id: referralId });
     expect(after!.updated_at).toEqual(applied!.updated_at);
@@ -144,7 +135,7 @@ it('attributes a charge of the referred customer (charge.attributed) once, and i
     data: { object: { ...charge, amount_refunded: 5000 } },
   });
   const [refund] = await awaitEvents<ChargeRefundAttributed>(
-    component.natsUrl,
+    sut.component.natsUrl,
     tracking,
     'charge.refund_attributed',
     m.merchantId,
@@ -172,13 +163,13 @@ it('retries a charge whose affiliate its catalog does not know yet, and attribut
     conversion_state: 'lead',
     became_lead_at: now,
   });
-  const mongo = await connectMongo(process.env.MONGO_URL!, component.mongoDb);
+  const mongo = await connectMongo(process.env.MONGO_URL!, sut.component.mongoDb);
   try {
     await mongo.collection('referrals').insertOne({ ...referral, pending_events: [] } as never);
   } finally {
     await mongo.close();
   }
-  const publisher = new EventPublisher(component.nc);
+  const publisher = new EventPublisher(sut.component.nc);
   const chargeEvent: ProcessorEvent = {
     id: `evt_${randomUUID()}`,
     type: 'charge.succeeded',
@@ -188,12 +179,14 @@ it('retries a charge whose affiliate its catalog does not know yet, and attribut
   };
   await publisher.publish(buildEvent('processor.received', merchantId, { event: chargeEvent }));
   await new Promise((resolve) => setTimeout(resolve, 1_500));
-  expect(await eventsOf(component.natsUrl, tracking, 'charge.attributed', merchantId)).toEqual([]);
+  expect(await eventsOf(sut.component.natsUrl, tracking, 'charge.attributed', merchantId)).toEqual(
+    [],
+  );
 
   // The catalog catches up: the charge's next delivery is attributed.
   await publisher.publish(buildEvent('affiliate.created', merchantId, affiliate));
   const [attributed] = await awaitEvents<ChargeAttributed>(
-    component.natsUrl,
+    sut.component.natsUrl,
     tracking,
     'charge.attributed',
     merchantId,

@@ -7,23 +7,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { OPERATIONS } from '@aff/contracts';
-import { RpcClient, callInternal } from '@aff/messaging';
+import { callInternal } from '@aff/messaging';
 import { connectMongo } from '@aff/mongo';
 import { newReferral } from '../src/domain/new-referral';
 import { trackingService } from '../src/service';
-import { startComponent, type Component } from '../../../test/support/component';
+import { componentPerFile } from '../../../test/support/component';
 import { affiliateView, campaignView } from '../../../test/support/view-fixtures';
 
-let component: Component<unknown>;
-let rpc: RpcClient;
-
-beforeAll(async () => {
-  component = await startComponent(trackingService);
-  rpc = new RpcClient(component.nc, 5000);
-});
-afterAll(async () => {
-  await component?.stop();
-});
+const sut = componentPerFile(trackingService);
 
 const HOUR = 3_600_000;
 const now = new Date();
@@ -48,7 +39,7 @@ async function referralsOf(
     }),
     pending_events: [],
   }));
-  const mongo = await connectMongo(process.env.MONGO_URL!, component.mongoDb);
+  const mongo = await connectMongo(process.env.MONGO_URL!, sut.component.mongoDb);
   try {
     await mongo.collection('referrals').insertMany(docs as never[]);
   } finally {
@@ -57,7 +48,12 @@ async function referralsOf(
 }
 
 const history = (merchantId: string, days: number) =>
-  callInternal(rpc, OPERATIONS.getReferralHistory, { merchant_id: merchantId, days }, randomUUID());
+  callInternal(
+    sut.rpc,
+    OPERATIONS.getReferralHistory,
+    { merchant_id: merchantId, days },
+    randomUUID(),
+  );
 
 it("counts the merchant's referrals by their dates before each of the last midnights", async () => {
   const merchant = randomUUID();

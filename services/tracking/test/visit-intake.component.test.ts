@@ -13,10 +13,9 @@ import {
   type ProcessorEvent,
   type ReferralView,
 } from '@aff/contracts';
-import { RpcClient } from '@aff/messaging';
 import { connectMongo } from '@aff/mongo';
 import { trackingService } from '../src/service';
-import { startComponent, type Component } from '../../../test/support/component';
+import { componentPerFile } from '../../../test/support/component';
 import {
   callTracking,
   handledProcessorEvent,
@@ -25,27 +24,21 @@ import {
 import { eventsOf } from '../../../test/support/component-events';
 import { eventually } from '../../../test/support/processor';
 
-let component: Component<unknown>;
-let rpc: RpcClient;
+const sut = componentPerFile(trackingService);
 let jsm: JetStreamManager;
 
 beforeAll(async () => {
-  component = await startComponent(trackingService);
-  rpc = new RpcClient(component.nc, 5000);
-  jsm = await jetstreamManager(component.nc);
+  jsm = await jetstreamManager(sut.component.nc);
 });
 afterEach(async () => {
   await jsm.consumers.resume(VISIT_INTAKE.stream, VISIT_INTAKE.durable);
 });
-afterAll(async () => {
-  await component?.stop();
-});
 
 const tracking = STREAMS.tracking.name;
 
-const merchantWithLink = () => merchantWithLinkOn(component.nc);
+const merchantWithLink = () => merchantWithLinkOn(sut.component.nc);
 const call = (operation: string, merchantId: string, fields: { body?: object; id?: string }) =>
-  callTracking(rpc, operation, merchantId, fields);
+  callTracking(sut.rpc, operation, merchantId, fields);
 
 async function visit(merchantId: string, token: string, referral?: string) {
   const reply = await call('recordVisit', merchantId, {
@@ -58,7 +51,7 @@ async function visit(merchantId: string, token: string, referral?: string) {
 const queued = async () => (await jsm.streams.info(VISIT_INTAKE.stream)).state.messages;
 
 async function writtenReferrals(ids: string[]) {
-  const mongo = await connectMongo(process.env.MONGO_URL!, component.mongoDb);
+  const mongo = await connectMongo(process.env.MONGO_URL!, sut.component.mongoDb);
   try {
     return await mongo.collection('referrals').countDocuments({ _id: { $in: ids as never[] } });
   } finally {
@@ -111,7 +104,7 @@ it('finds a referral still in the intake queue for a lead, a repeat visit, a rea
       },
     },
   };
-  await handledProcessorEvent(component.nc, m.merchantId, customer);
+  await handledProcessorEvent(sut.component.nc, m.merchantId, customer);
   const customerRead = await call('getReferral', m.merchantId, { id: forCustomer });
   expect(customerRead.body).toMatchObject({ id: forCustomer, conversion_state: 'lead' });
 
@@ -120,7 +113,7 @@ it('finds a referral still in the intake queue for a lead, a repeat visit, a rea
   await eventually(async () => ((await queued()) === 0 ? true : undefined));
   expect(await writtenReferrals(ids)).toBe(4);
   const created = await eventsOf<ReferralView>(
-    component.natsUrl,
+    sut.component.natsUrl,
     tracking,
     'referral.created',
     m.merchantId,
@@ -167,7 +160,7 @@ it('announces a flag once when a queued visit was flagged by its lead before the
   await jsm.consumers.resume(VISIT_INTAKE.stream, VISIT_INTAKE.durable);
   await eventually(async () => ((await queued()) === 0 ? true : undefined));
   const flagged = await eventsOf<ReferralView>(
-    component.natsUrl,
+    sut.component.natsUrl,
     tracking,
     'referral.flagged',
     m.merchantId,
@@ -192,7 +185,7 @@ it('lists a referral whose writer died between its insert and its count, once it
   // What a writer killed between its insert and its count leaves: the referral stored, the
   // merchant's count and newest ids without it. Its events travel in the queued visit, so no
   // outbox sweep ever sees it; only the visit's redelivery can.
-  const mongo = await connectMongo(process.env.MONGO_URL!, component.mongoDb);
+  const mongo = await connectMongo(process.env.MONGO_URL!, sut.component.mongoDb);
   try {
     const uncounted = await mongo
       .collection('referral_counts')
