@@ -5,75 +5,40 @@
  * update's events are relayed only after its count reservation is settled.
  */
 import { randomUUID } from 'node:crypto';
-import type { Connection } from 'mongoose';
 import { buildEvent } from '@aff/contracts';
 import type { PendingEvent } from '@aff/messaging';
-import {
-  MerchantCounts,
-  NewestList,
-  TenantRepository,
-  connectMongo,
-  merchantCountsModel,
-} from '@aff/mongo';
+import { MerchantCounts, NewestList, TenantRepository, merchantCountsModel } from '@aff/mongo';
 import { Reservation } from '../src/data/referral-reservation';
 import { ReferralRepository } from '../src/data/referral.repository';
-import { referralModel } from '../src/data/referral.schema';
 import { DuplicateError } from '../src/domain/ports';
-import { customerKey, type ReferralRecord } from '../src/domain/records';
+import { customerKey } from '../src/domain/records';
+import { referralRecord, referralStorePerFile } from './support/referral-store';
 
-let mongo: Connection;
 let referrals: ReferralRepository;
-let model: ReturnType<typeof referralModel>;
 let counts: MerchantCounts;
 const relayed: PendingEvent[] = [];
 const merchant = `m_${randomUUID()}`;
 
+const store = referralStorePerFile('referral_repo_test', { tallies: false });
+
 beforeAll(async () => {
-  mongo = await connectMongo(process.env.MONGO_URL!, `referral_repo_test_${Date.now()}`);
-  model = referralModel(mongo);
-  await model.init();
-  counts = new MerchantCounts(merchantCountsModel(mongo, 'referral_counts'), 1_000);
+  counts = new MerchantCounts(merchantCountsModel(store.mongo, 'referral_counts'), 1_000);
   referrals = new ReferralRepository(
-    new TenantRepository(model, {
+    new TenantRepository(store.model, {
       counts,
       relay: { relay: (pending) => void relayed.push(...pending) },
     }),
-    new NewestList(model, counts),
+    new NewestList(store.model, counts),
     { reserve: async () => null },
   );
 });
-afterAll(async () => {
-  await mongo.dropDatabase();
-  await mongo.close();
-});
-
-function aReferral(customerId: string): ReferralRecord {
-  const id = randomUUID();
-  const now = new Date();
-  return {
-    _id: id,
-    merchant_id: merchant,
-    link_id: null,
-    affiliate_id: 'a1',
-    campaign_id: 'c1',
-    coupon_id: null,
-    visits: 1,
-    email: null,
-    customer: null,
+/** A lead's referral of `merchant` attributed to processor customer `customerId`. */
+const aReferral = (customerId: string) =>
+  referralRecord(merchant, {
     processor_customer_id: customerId,
     customer_key: customerKey(customerId),
-    processor_account_id: null,
-    conversion_state: 'lead',
-    became_lead_at: now,
-    became_conversion_at: null,
-    expires_at: new Date(now.getTime() + 86_400_000),
-    deactivated_at: null,
-    landing_url: null,
-    referrer: null,
-    created_at: now,
-    updated_at: now,
-  };
-}
+    lead: true,
+  });
 
 it('relays its writes, lists them at once, and maps a taken customer to DuplicateError', async () => {
   const first = aReferral('cus_1');
@@ -134,12 +99,12 @@ it("relays an update's events only once its count reservation is settled", async
   reservation.marks = () => ({});
   reservation.settle = async (applied) => void order.push(`settled:${applied('any')}`);
   const own = new ReferralRepository(
-    new TenantRepository(model, {
+    new TenantRepository(store.model, {
       relay: {
         relay: (pending) => void order.push(...pending.map((p) => `relayed:${p.event.id}`)),
       },
     }),
-    new NewestList(model, counts),
+    new NewestList(store.model, counts),
     { reserve: async () => reservation },
   );
   const record = aReferral(`cus_${randomUUID()}`);

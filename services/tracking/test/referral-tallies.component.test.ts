@@ -6,40 +6,18 @@
  * settles its reservation from the referrals' marks, and publishes again what changed lately.
  */
 import { randomUUID } from 'node:crypto';
-import type { Connection, Model } from 'mongoose';
 import type { ReferralCount } from '@aff/contracts';
-import {
-  MerchantCounts,
-  NewestList,
-  TenantRepository,
-  connectMongo,
-  merchantCountsModel,
-} from '@aff/mongo';
-import { countInserts } from '../src/data/count-inserts';
 import { StoredLinkCounts } from '../src/data/link-counts';
-import { ReferralRepository } from '../src/data/referral.repository';
-import { referralModel, type ReferralDocument } from '../src/data/referral.schema';
-import { ReferralTallies, STALE_MS, type Reservation } from '../src/data/referral-tallies';
-import { tallyModels, type TallyModels } from '../src/data/referral-tally.schema';
-import { TallySweep } from '../src/data/tally-sweep';
+import type { ReferralRepository } from '../src/data/referral.repository';
+import { ReferralTallies } from '../src/data/referral-tallies';
+import type { TallyModels } from '../src/data/referral-tally.schema';
 import type { ReferralRecord } from '../src/domain/records';
+import { countedWriter, referralRecord, referralStorePerFile } from './support/referral-store';
 
-let mongo: Connection;
-let model: Model<ReferralDocument>;
-let tallies: TallyModels;
+const store = referralStorePerFile('referral_tallies_test');
 const published: { merchantId: string; counts: ReferralCount[] }[] = [];
 let failPublish = false;
 
-beforeAll(async () => {
-  mongo = await connectMongo(process.env.MONGO_URL!, `referral_tallies_test_${Date.now()}`);
-  model = referralModel(mongo);
-  tallies = tallyModels(mongo);
-  await Promise.all([model, ...Object.values(tallies)].map((m) => m.init()));
-});
-afterAll(async () => {
-  await mongo.dropDatabase();
-  await mongo.close();
-});
 beforeEach(() => {
   published.length = 0;
   failPublish = false;
@@ -47,62 +25,28 @@ beforeEach(() => {
 
 /** A repository over `counted`, whose settles may be dropped (the process "dies" before them). */
 function system(opts: { dieBeforeSettle?: boolean } = {}) {
-  const counted = new ReferralTallies(tallies, async (merchantId, counts) => {
+  const counted = new ReferralTallies(store.tallies, async (merchantId, counts) => {
     if (failPublish) throw new Error('NATS is down');
     published.push({ merchantId, counts });
   });
-  const reserve = async (...args: Parameters<ReferralTallies['reserve']>) => {
-    const reservation = await counted.reserve(...args);
-    if (!reservation || !opts.dieBeforeSettle) return reservation;
-    const dead: Reservation = Object.create(reservation);
-    dead.settle = async () => undefined;
-    return dead;
-  };
-  const merchantCounts = new MerchantCounts(merchantCountsModel(mongo, 'referral_counts'), 1_000);
-  const referrals = new ReferralRepository(
-    new TenantRepository(model, { counts: merchantCounts, countBatch: countInserts({ reserve }) }),
-    new NewestList(model, merchantCounts),
-    { reserve },
-  );
-  const later = () => new Date(Date.now() + STALE_MS + 1_000);
-  const sweep = new TallySweep(counted, (m, ids) => referrals.marksOf(m, ids), later);
-  return { referrals, sweep, counter: counted, links: new StoredLinkCounts(tallies.link) };
+  const { referrals, sweep } = countedWriter(store, counted, opts);
+  return { referrals, sweep, counter: counted, links: new StoredLinkCounts(store.tallies.link) };
 }
 
-function aReferral(
+const aReferral = (
   merchantId: string,
   linkId: string | null,
   opts: { lead?: boolean; coupon?: string } = {},
-): ReferralRecord {
-  const id = randomUUID();
-  const now = new Date();
-  return {
-    _id: id,
-    merchant_id: merchantId,
+) =>
+  referralRecord(merchantId, {
     link_id: linkId,
     affiliate_id: `a_${merchantId}`,
-    campaign_id: 'c1',
     coupon_id: opts.coupon ?? null,
-    visits: 1,
-    email: null,
-    customer: null,
-    processor_customer_id: null,
-    customer_key: `none:${id}`,
-    processor_account_id: null,
-    conversion_state: opts.lead ? 'lead' : 'visitor',
-    became_lead_at: opts.lead ? now : null,
-    became_conversion_at: null,
-    expires_at: new Date(now.getTime() + 86_400_000),
-    deactivated_at: null,
-    landing_url: null,
-    referrer: null,
-    created_at: now,
-    updated_at: now,
-  };
-}
+    lead: opts.lead,
+  });
 
 async function stored(target: keyof TallyModels, id: string) {
-  const doc = await tallies[target].findById(id).lean().exec();
+  const doc = await store.tallies[target].findById(id).lean().exec();
   return doc
     ? {
         v: doc.visitors ?? 0,
@@ -225,7 +169,7 @@ it('settles a reservation whose write never happened as nothing', async () => {
   const { sweep, links } = system();
   const merchant = `m_${randomUUID()}`;
   const link = `l_${randomUUID()}`;
-  const counted = new ReferralTallies(tallies, async () => undefined);
+  const counted = new ReferralTallies(store.tallies, async () => undefined);
   // Reserved, then the process died before its insert.
   await counted.reserve([
     { referral: aReferral(merchant, link), delta: { visitors: 1, leads: 0, conversions: 0 } },
