@@ -21,7 +21,7 @@ import { dataTable, readListQuery, rules, type Column } from './components/data-
 import { consoleCalls, ConsoleReplyError } from './console-data';
 import { consolePage, message } from './console-http';
 import type { PageDeps } from './console-pages';
-import { formFields } from './components/form-fields';
+import { actionForm } from './components/action-form';
 
 const RECENT = '10';
 const isId = rules.id();
@@ -77,13 +77,14 @@ const section = (key: string, title: string, content: SafeHtml) =>
     ${content}
   </section>`;
 
-function actionButton(id: string, action: string, text: string, csrf: string) {
-  return html`<form class="inline" method="post" action="/console/affiliates/${id}/${action}">
-    ${formFields(csrf)}
-    <input type="hidden" name="from" value="detail" />
-    <button type="submit" class="secondary">${text}</button>
-  </form>`;
-}
+// `from` sends the owner back to this page rather than to the list (affiliate-actions.ts).
+const actionButton = (id: string, action: string, text: string, csrf: string) =>
+  actionForm({
+    action: `/console/affiliates/${id}/${action}`,
+    csrf,
+    text,
+    hidden: html`<input type="hidden" name="from" value="detail" />`,
+  });
 
 function summary(a: AffiliateView, csrf: string | null): SafeHtml {
   const stateActions = [

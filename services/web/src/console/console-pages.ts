@@ -6,7 +6,8 @@
  * module, add it to PAGE_MODULES in ./console-routes.ts, and (for a top-level section) make sure
  * its path is in CONSOLE_NAV. Each action route uses `body, checkCsrf, requireOwner, once` in that
  * order (./console-http.ts); data goes through `consoleCalls(rpc, res)` (./console-data.ts);
- * lists use the data table (./components/data-table.ts).
+ * lists use the data table (./components/data-table.ts); a one-button action form is
+ * `actionForm()` (./components/action-form.ts).
  */
 import type { RequestHandler, Router } from 'express';
 import type { Logger } from '@aff/logging';

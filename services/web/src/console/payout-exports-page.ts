@@ -15,7 +15,7 @@ import { checkCsrf, consolePage, message, requireOwner } from './console-http';
 import type { PageDeps } from './console-pages';
 import { act, actionToken, dateCell, notice, reason, VIEWER_NOTE } from './console-act';
 import { FORMAT_NAMES } from './payouts-page';
-import { formFields } from './components/form-fields';
+import { actionForm } from './components/action-form';
 
 const PAGE_SIZE = 25;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -156,11 +156,8 @@ function fileLinks(e: PayoutExportView) {
 
 function detail(e: PayoutExportView, csrf: string | null) {
   // Drawn only when `csrf` is set (an owner and an open export).
-  const action = (name: 'complete' | 'cancel', text: string, secondary: boolean) =>
-    html`<form class="inline" method="post" action="${base(e.id)}/${name}">
-      ${formFields(csrf ?? '')}
-      <button type="submit" ${secondary ? html`class="secondary"` : ''}>${text}</button>
-    </form>`;
+  const action = (name: 'complete' | 'cancel', text: string, primary: boolean) =>
+    actionForm({ action: `${base(e.id)}/${name}`, csrf: csrf ?? '', text, primary });
   return html`<section aria-labelledby="export-heading">
       <h2 id="export-heading">${e.currency} export, ${FORMAT_NAMES[e.format]}</h2>
       <dl class="stats">
@@ -197,8 +194,8 @@ function detail(e: PayoutExportView, csrf: string | null) {
                 happen, cancel it (they become due again).
               </p>
               <div class="actions">
-                ${action('complete', 'Complete export (mark payouts paid)', false)}
-                ${action('cancel', 'Cancel export', true)}
+                ${action('complete', 'Complete export (mark payouts paid)', true)}
+                ${action('cancel', 'Cancel export', false)}
               </div>`
           : ''
       }

@@ -30,6 +30,7 @@ import { consoleCalls } from './console-data';
 import { checkCsrf, consolePage, requireOwner } from './console-http';
 import type { PageDeps } from './console-pages';
 import { act, actionToken, dateCell, notice, VIEWER_NOTE } from './console-act';
+import { actionForm } from './components/action-form';
 import { formFields } from './components/form-fields';
 
 const PAGE_SIZE = 25;
@@ -100,10 +101,13 @@ export function payoutsRoutes({ rpc, body, once }: PageDeps): Router {
 
 const generateForm = (csrf: string) =>
   html`<div class="actions">
-    <form method="post" action="/console/payouts/generate">
-      ${formFields(csrf)}
-      <button type="submit">Generate payouts</button>
-    </form>
+    ${actionForm({
+      action: '/console/payouts/generate',
+      csrf,
+      text: 'Generate payouts',
+      primary: true,
+      block: true,
+    })}
   </div>`;
 
 /** Unpaid payouts per currency, with the export form for the currencies that have due ones. */

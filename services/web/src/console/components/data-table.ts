@@ -20,6 +20,7 @@ import type { Pagination } from '@aff/contracts';
 import { html, SafeHtml } from '../../portal/html';
 import { listHref, stateInputs, type ListQuery } from './list-query';
 import { formFields } from './form-fields';
+import { actionForm } from './action-form';
 
 export * from './list-query';
 
@@ -194,8 +195,5 @@ export function rowForm(
   csrf: string,
   q: ListQuery,
 ): SafeHtml {
-  return html`<form class="inline" method="post" action="${url}">
-    ${formFields(csrf)} ${stateInputs(q)}
-    <button type="submit" class="secondary">${text} <span class="sr">${label}</span></button>
-  </form>`;
+  return actionForm({ action: url, csrf, text, label, hidden: stateInputs(q) });
 }
