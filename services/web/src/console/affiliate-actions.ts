@@ -10,7 +10,7 @@ import express, { type Request, type Router } from 'express';
 import { act } from './console-act';
 import { answerHoldsSecret } from './form-keys';
 import { backToList, rules } from './components/data-table';
-import { checkCsrf, consolePage, message, requireOwner } from './console-http';
+import { consolePage, message, ownerAction } from './console-http';
 import type { PageDeps } from './console-pages';
 import { AFFILIATES_LIST } from './affiliates-page';
 
@@ -35,30 +35,23 @@ function backTo(req: Request, id: string, action: string): string {
 
 export function affiliateActionRoutes({ rpc, body, once }: PageDeps): Router {
   const router = express.Router();
-  router.post(
-    '/console/affiliates/:id/:action',
-    body,
-    checkCsrf,
-    requireOwner,
-    once,
-    async (req, res) => {
-      const action = String(req.params.action);
-      const id = isId(String(req.params.id));
-      if (!id || !(AFFILIATE_ACTIONS as readonly string[]).includes(action)) {
-        consolePage(res, 404, 'Not found', message('Not found', 'There is no such action.'));
-        return;
+  router.post('/console/affiliates/:id/:action', ...ownerAction(body, once), async (req, res) => {
+    const action = String(req.params.action);
+    const id = isId(String(req.params.id));
+    if (!id || !(AFFILIATE_ACTIONS as readonly string[]).includes(action)) {
+      consolePage(res, 404, 'Not found', message('Not found', 'There is no such action.'));
+      return;
+    }
+    await act(rpc, res, async (calls) => {
+      if (action === 'portal') {
+        // The redirect holds the one-time link: not kept for a replay (form-keys.ts).
+        answerHoldsSecret(res);
+        const link = await calls.call('issueMagicLink', { params: { id } });
+        return link.sso.url;
       }
-      await act(rpc, res, async (calls) => {
-        if (action === 'portal') {
-          // The redirect holds the one-time link: not kept for a replay (form-keys.ts).
-          answerHoldsSecret(res);
-          const link = await calls.call('issueMagicLink', { params: { id } });
-          return link.sso.url;
-        }
-        await calls.call('updateAffiliate', { params: { id }, body: UPDATES[action]! });
-        return backTo(req, id, action);
-      });
-    },
-  );
+      await calls.call('updateAffiliate', { params: { id }, body: UPDATES[action]! });
+      return backTo(req, id, action);
+    });
+  });
   return router;
 }

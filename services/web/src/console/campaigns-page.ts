@@ -26,7 +26,7 @@ import {
   type ListSpec,
 } from './components/data-table';
 import { consoleCalls, ConsoleReplyError } from './console-data';
-import { checkCsrf, consolePage, message, requireOwner } from './console-http';
+import { consolePage, message, ownerAction } from './console-http';
 import type { PageDeps } from './console-pages';
 
 const LIST: ListSpec = { path: '/console/campaigns', filters: {}, fixedOrder: '-created_at' };
@@ -76,7 +76,7 @@ export function campaignsRoutes({ rpc, once }: PageDeps): Router {
     editPage(res, 200, campaign, valuesOf(campaign), [], done);
   });
 
-  router.post('/console/campaigns', formBody, checkCsrf, requireOwner, once, async (req, res) => {
+  router.post('/console/campaigns', ...ownerAction(formBody, once), async (req, res) => {
     const values = typedValues(req.body);
     try {
       const created = await consoleCalls(rpc, res).call('createCampaign', {
@@ -94,29 +94,22 @@ export function campaignsRoutes({ rpc, once }: PageDeps): Router {
     }
   });
 
-  router.post(
-    '/console/campaigns/:id',
-    formBody,
-    checkCsrf,
-    requireOwner,
-    once,
-    async (req, res) => {
-      const id = isId(String(req.params.id));
-      const campaign = id ? await find(rpc, res, id) : null;
-      if (!id || !campaign) return notFound(res);
-      const values = typedValues(req.body);
-      try {
-        await consoleCalls(rpc, res).call('updateCampaign', {
-          params: { id },
-          body: campaignBody(values),
-        });
-        res.redirect(303, `/console/campaigns/${id}?done=updated`);
-      } catch (error) {
-        if (!(error instanceof ConsoleReplyError) || error.status !== 422) throw error;
-        editPage(res, 422, campaign, values, [error.message, ...error.details]);
-      }
-    },
-  );
+  router.post('/console/campaigns/:id', ...ownerAction(formBody, once), async (req, res) => {
+    const id = isId(String(req.params.id));
+    const campaign = id ? await find(rpc, res, id) : null;
+    if (!id || !campaign) return notFound(res);
+    const values = typedValues(req.body);
+    try {
+      await consoleCalls(rpc, res).call('updateCampaign', {
+        params: { id },
+        body: campaignBody(values),
+      });
+      res.redirect(303, `/console/campaigns/${id}?done=updated`);
+    } catch (error) {
+      if (!(error instanceof ConsoleReplyError) || error.status !== 422) throw error;
+      editPage(res, 422, campaign, values, [error.message, ...error.details]);
+    }
+  });
   return router;
 }
 

@@ -29,7 +29,7 @@ import {
 } from './components/data-table';
 import { consoleCalls, type ConsoleCalls } from './console-data';
 import { VIEWER_NOTE } from './console-act';
-import { checkCsrf, consolePage, message, requireOwner, session } from './console-http';
+import { consolePage, message, ownerAction, session } from './console-http';
 import type { PageDeps } from './console-pages';
 
 const PAGE_SIZE = 25;
@@ -82,7 +82,7 @@ export function commissionsRoutes({ rpc, once }: PageDeps): Router {
   }
 
   // The bulk form: `action=void` with the ticked `ids`.
-  router.post('/console/commissions', bulkBody, checkCsrf, requireOwner, once, async (req, res) => {
+  router.post('/console/commissions', ...ownerAction(bulkBody, once), async (req, res) => {
     if ((req.body as Record<string, unknown>).action !== 'void') {
       consolePage(res, 400, 'Bad request', message('Bad request', 'There is no such action.'));
       return;
@@ -102,13 +102,8 @@ export function commissionsRoutes({ rpc, once }: PageDeps): Router {
   });
 
   // A row's own button (a `formaction` of the bulk form): that commission only.
-  router.post(
-    '/console/commissions/:id/void',
-    bulkBody,
-    checkCsrf,
-    requireOwner,
-    once,
-    (req, res) => voidEach(req, res, chosenIds({ ids: String(req.params.id) })),
+  router.post('/console/commissions/:id/void', ...ownerAction(bulkBody, once), (req, res) =>
+    voidEach(req, res, chosenIds({ ids: String(req.params.id) })),
   );
   return router;
 }

@@ -3,7 +3,7 @@
  * request passes (same-origin, CSRF token, role). The portal's pieces are reused: security
  * headers, layout, cookies, html escaping.
  */
-import type { NextFunction, Request, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { html, type SafeHtml } from '../portal/html';
 import { layout } from '../portal/portal-layout';
 import {
@@ -165,3 +165,16 @@ export function requireOwner(_req: Request, res: Response, next: NextFunction) {
   }
   next();
 }
+
+/**
+ * The guards of an owner's action route, in the order they must run: parse the form, check its
+ * CSRF token, refuse a viewer, and only then claim the form's single-use key (`once`,
+ * form-keys.ts), so a refused post uses no key. `parse` is the page's body parser (the bulk
+ * pages read repeated `ids`, the campaign form typed values).
+ */
+export const ownerAction = (parse: RequestHandler, once: RequestHandler): RequestHandler[] => [
+  parse,
+  checkCsrf,
+  requireOwner,
+  once,
+];

@@ -11,7 +11,7 @@ import { html } from '../portal/html';
 import { money } from '../portal/page-parts';
 import { dataTable, readListQuery, type Column, type ListSpec } from './components/data-table';
 import { consoleCalls, ConsoleReplyError } from './console-data';
-import { checkCsrf, consolePage, message, requireOwner } from './console-http';
+import { consolePage, message, ownerAction } from './console-http';
 import type { PageDeps } from './console-pages';
 import { act, actionToken, dateCell, notice, reason, VIEWER_NOTE } from './console-act';
 import { FORMAT_NAMES } from './payouts-page';
@@ -69,7 +69,7 @@ export function payoutExportsRoutes({ rpc, body, once }: PageDeps): Router {
     );
   });
 
-  router.post('/console/payouts/exports', body, checkCsrf, requireOwner, once, async (req, res) => {
+  router.post('/console/payouts/exports', ...ownerAction(body, once), async (req, res) => {
     const sent = (req.body ?? {}) as Record<string, unknown>;
     await act(rpc, res, async (calls) => {
       const made = await calls.call('createPayoutExport', {
@@ -107,10 +107,7 @@ export function payoutExportsRoutes({ rpc, body, once }: PageDeps): Router {
 
   router.post(
     '/console/payouts/exports/:id/:action',
-    body,
-    checkCsrf,
-    requireOwner,
-    once,
+    ...ownerAction(body, once),
     async (req, res) => {
       const id = String(req.params.id);
       const action = String(req.params.action);

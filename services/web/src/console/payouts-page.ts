@@ -27,7 +27,7 @@ import {
   type ListSpec,
 } from './components/data-table';
 import { consoleCalls } from './console-data';
-import { checkCsrf, consolePage, requireOwner } from './console-http';
+import { consolePage, ownerAction } from './console-http';
 import type { PageDeps } from './console-pages';
 import { act, actionToken, dateCell, notice, VIEWER_NOTE } from './console-act';
 import { actionForm } from './components/action-form';
@@ -75,22 +75,15 @@ export function payoutsRoutes({ rpc, body, once }: PageDeps): Router {
     );
   });
 
-  router.post(
-    '/console/payouts/generate',
-    body,
-    checkCsrf,
-    requireOwner,
-    once,
-    async (req, res) => {
-      const currency = typeof req.body?.currency === 'string' ? req.body.currency : '';
-      await act(rpc, res, async (calls) => {
-        const made = await calls.call('generatePayouts', { body: currency ? { currency } : {} });
-        return `/console/payouts?done=generated&n=${made.data.length}`;
-      });
-    },
-  );
+  router.post('/console/payouts/generate', ...ownerAction(body, once), async (req, res) => {
+    const currency = typeof req.body?.currency === 'string' ? req.body.currency : '';
+    await act(rpc, res, async (calls) => {
+      const made = await calls.call('generatePayouts', { body: currency ? { currency } : {} });
+      return `/console/payouts?done=generated&n=${made.data.length}`;
+    });
+  });
 
-  router.post('/console/payouts/:id/pay', body, checkCsrf, requireOwner, once, async (req, res) => {
+  router.post('/console/payouts/:id/pay', ...ownerAction(body, once), async (req, res) => {
     await act(rpc, res, async (calls) => {
       await calls.call('payPayout', { params: { id: String(req.params.id) } });
       return backToList(PAYOUTS_LIST, req.body);

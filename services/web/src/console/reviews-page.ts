@@ -27,7 +27,7 @@ import {
 } from './components/data-table';
 import { consoleCalls, type ConsoleCalls } from './console-data';
 import { VIEWER_NOTE } from './console-act';
-import { checkCsrf, consolePage, message, requireOwner, session } from './console-http';
+import { consolePage, message, ownerAction, session } from './console-http';
 import type { PageDeps } from './console-pages';
 
 const PAGE_SIZE = 25;
@@ -96,7 +96,7 @@ export function reviewsRoutes({ rpc, once }: PageDeps): Router {
   }
 
   // The bulk form: `action` is the decision, the ticked `ids` the referrals.
-  router.post('/console/reviews', bulkBody, checkCsrf, requireOwner, once, async (req, res) => {
+  router.post('/console/reviews', ...ownerAction(bulkBody, once), async (req, res) => {
     const action = String((req.body as Record<string, unknown>).action ?? '');
     if (!(DECISIONS as readonly string[]).includes(action)) {
       consolePage(res, 400, 'Bad request', message('Bad request', 'Choose approve or reject.'));
@@ -119,10 +119,7 @@ export function reviewsRoutes({ rpc, once }: PageDeps): Router {
   // A row's own button (a `formaction` of the bulk form): that referral only.
   router.post(
     '/console/reviews/:id/:decision',
-    bulkBody,
-    checkCsrf,
-    requireOwner,
-    once,
+    ...ownerAction(bulkBody, once),
     async (req, res) => {
       const decision = String(req.params.decision);
       if (!(DECISIONS as readonly string[]).includes(decision)) {

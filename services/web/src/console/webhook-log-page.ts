@@ -24,7 +24,7 @@ import {
   type ListSpec,
 } from './components/data-table';
 import { consoleCalls, ConsoleReplyError } from './console-data';
-import { checkCsrf, consolePage, message, requireOwner } from './console-http';
+import { consolePage, message, ownerAction } from './console-http';
 import type { PageDeps } from './console-pages';
 import { act, actionToken, dateCell, notice } from './console-act';
 import { eventsText, health } from './webhooks-page';
@@ -76,10 +76,7 @@ export function webhookLogRoutes({ rpc, body, once }: PageDeps): Router {
 
   router.post(
     '/console/webhooks/:id/deliveries/:delivery/redeliver',
-    body,
-    checkCsrf,
-    requireOwner,
-    once,
+    ...ownerAction(body, once),
     async (req, res) => {
       const id = String(req.params.id);
       const delivery = String(req.params.delivery);

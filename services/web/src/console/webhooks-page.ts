@@ -24,7 +24,7 @@ import {
   type ListSpec,
 } from './components/data-table';
 import { consoleCalls } from './console-data';
-import { checkCsrf, consolePage, message, requireOwner } from './console-http';
+import { consolePage, message, ownerAction } from './console-http';
 import type { PageDeps } from './console-pages';
 import { act, actionToken, dateCell, notice } from './console-act';
 
@@ -109,28 +109,21 @@ export function webhooksRoutes({ rpc, body, once }: PageDeps): Router {
     );
   });
 
-  router.post(
-    '/console/webhooks/:id/:action',
-    body,
-    checkCsrf,
-    requireOwner,
-    once,
-    async (req, res) => {
-      const action = String(req.params.action);
-      const id = isId(String(req.params.id));
-      if (!id || !Object.hasOwn(SWITCHES, action)) {
-        consolePage(res, 404, 'Not found', message('Not found', 'There is no such action.'));
-        return;
-      }
-      await act(rpc, res, async (calls) => {
-        await calls.call('updateWebhookEndpoint', {
-          params: { id },
-          body: { enabled: SWITCHES[action] },
-        });
-        const back = backToList(ENDPOINTS_LIST, req.body);
-        return `${back}${back.includes('?') ? '&' : '?'}done=${action}d`;
+  router.post('/console/webhooks/:id/:action', ...ownerAction(body, once), async (req, res) => {
+    const action = String(req.params.action);
+    const id = isId(String(req.params.id));
+    if (!id || !Object.hasOwn(SWITCHES, action)) {
+      consolePage(res, 404, 'Not found', message('Not found', 'There is no such action.'));
+      return;
+    }
+    await act(rpc, res, async (calls) => {
+      await calls.call('updateWebhookEndpoint', {
+        params: { id },
+        body: { enabled: SWITCHES[action] },
       });
-    },
-  );
+      const back = backToList(ENDPOINTS_LIST, req.body);
+      return `${back}${back.includes('?') ? '&' : '?'}done=${action}d`;
+    });
+  });
   return router;
 }
