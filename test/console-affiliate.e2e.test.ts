@@ -19,11 +19,8 @@ import { createMerchant, type TestMerchant } from './support/merchant';
 import { csrfOf } from './support/portal';
 import { consoleRequest, followLink, invite } from './support/console';
 import { eventually } from './support/processor';
-import {
-  ofType,
-  startReceiver,
-  type WebhookReceiver,
-} from '../services/webhook/test/support/webhook-receiver';
+import { ofType, type WebhookReceiver } from '../services/webhook/test/support/webhook-receiver';
+import { subscribedReceiver } from './support/merchant-webhooks';
 
 let merchant: TestMerchant;
 let receiver: WebhookReceiver;
@@ -51,12 +48,7 @@ const rest = async () =>
 
 beforeAll(async () => {
   merchant = await createMerchant({ rateLimit: 100_000 });
-  receiver = await startReceiver();
-  const endpoint = await api(merchant.api_secret).post('/v1/webhook_endpoints', {
-    url: `${receiver.url}?m=${merchant.merchant_id}`,
-    events: ['affiliate.updated'],
-  });
-  expect(endpoint.status).toBe(200);
+  ({ receiver } = await subscribedReceiver(merchant, ['affiliate.updated']));
   const campaign = await merchantClient(merchant.api_secret).campaigns.create({
     name: `Due at once ${randomUUID()}`,
     days_until_commissions_are_due: 0,

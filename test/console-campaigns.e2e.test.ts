@@ -8,11 +8,8 @@ import { api, gatewayUrl } from './support/http';
 import { createMerchant, type TestMerchant } from './support/merchant';
 import { csrfOf } from './support/portal';
 import { consoleRequest, followLink, invite } from './support/console';
-import {
-  ofType,
-  startReceiver,
-  type WebhookReceiver,
-} from '../services/webhook/test/support/webhook-receiver';
+import { ofType, type WebhookReceiver } from '../services/webhook/test/support/webhook-receiver';
+import { subscribedReceiver } from './support/merchant-webhooks';
 
 let merchant: TestMerchant;
 let receiver: WebhookReceiver;
@@ -47,12 +44,7 @@ const FORM = {
 
 beforeAll(async () => {
   merchant = await createMerchant({ rateLimit: 100_000 });
-  receiver = await startReceiver();
-  const endpoint = await api(merchant.api_secret).post('/v1/webhook_endpoints', {
-    url: `${receiver.url}?m=${merchant.merchant_id}`,
-    events: ['campaign.created', 'campaign.updated'],
-  });
-  expect(endpoint.status).toBe(200);
+  ({ receiver } = await subscribedReceiver(merchant, ['campaign.created', 'campaign.updated']));
   owner = await signedIn(merchant, 'owner');
 }, 60_000);
 afterAll(async () => {

@@ -11,11 +11,8 @@ import { api, gatewayUrl } from './support/http';
 import { charge, createAffiliate, referredCustomer, waitForCommissions } from './support/journey';
 import { createMerchant, type TestMerchant } from './support/merchant';
 import { consoleRequest, consoleSession } from './support/console';
-import {
-  ofType,
-  startReceiver,
-  type WebhookReceiver,
-} from '../services/webhook/test/support/webhook-receiver';
+import { ofType, type WebhookReceiver } from '../services/webhook/test/support/webhook-receiver';
+import { subscribedReceiver } from './support/merchant-webhooks';
 
 let merchant: TestMerchant;
 let campaignId: string;
@@ -25,12 +22,7 @@ const origin = () => new URL(gatewayUrl()).origin;
 
 beforeAll(async () => {
   merchant = await createMerchant({ rateLimit: 100_000 });
-  receiver = await startReceiver();
-  const endpoint = await api(merchant.api_secret).post('/v1/webhook_endpoints', {
-    url: `${receiver.url}?m=${merchant.merchant_id}`,
-    events: ['commission.voided'],
-  });
-  expect(endpoint.status).toBe(200);
+  ({ receiver } = await subscribedReceiver(merchant, ['commission.voided']));
   campaignId = (await campaignOf(merchant)).id;
   owner = await consoleSession(merchant.merchant_id, 'owner');
 }, 60_000);

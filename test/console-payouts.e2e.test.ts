@@ -9,17 +9,14 @@ import { randomUUID } from 'node:crypto';
 import { api } from './support/http';
 import { createMerchant, type TestMerchant } from './support/merchant';
 import { consoleRequest } from './support/console';
-import { consoleUser, download, payableAffiliate } from './support/console-money';
+import { consoleUser, download, ownerAndViewer, payableAffiliate } from './support/console-money';
 import { eventually } from './support/processor';
 import {
   commissionView,
   publishCommissionEvents,
 } from '../services/payout/test/support/payout-fixtures';
-import {
-  ofType,
-  startReceiver,
-  type WebhookReceiver,
-} from '../services/webhook/test/support/webhook-receiver';
+import { ofType, type WebhookReceiver } from '../services/webhook/test/support/webhook-receiver';
+import { subscribedReceiver } from './support/merchant-webhooks';
 
 type User = Awaited<ReturnType<typeof consoleUser>>;
 let merchant: TestMerchant;
@@ -30,16 +27,12 @@ const rest = () => api(merchant.api_secret);
 
 beforeAll(async () => {
   merchant = await createMerchant({ rateLimit: 100_000 });
-  [owner, viewer] = await Promise.all([
-    consoleUser(merchant.merchant_id, 'owner'),
-    consoleUser(merchant.merchant_id, 'viewer'),
-  ]);
-  receiver = await startReceiver();
-  const endpoint = await rest().post('/v1/webhook_endpoints', {
-    url: `${receiver.url}?m=${merchant.merchant_id}`,
-    events: ['payout_export.completed', 'payout_export.canceled', 'payout.paid'],
-  });
-  expect(endpoint.status).toBe(200);
+  [owner, viewer] = await ownerAndViewer(merchant.merchant_id);
+  ({ receiver } = await subscribedReceiver(merchant, [
+    'payout_export.completed',
+    'payout_export.canceled',
+    'payout.paid',
+  ]));
 });
 afterAll(async () => {
   await receiver?.stop();

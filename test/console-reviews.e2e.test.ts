@@ -8,11 +8,8 @@
 import { api, gatewayUrl } from './support/http';
 import { createMerchant, type TestMerchant } from './support/merchant';
 import { consoleRequest, consoleSession, heldReferral, holdingCampaign } from './support/console';
-import {
-  ofType,
-  startReceiver,
-  type WebhookReceiver,
-} from '../services/webhook/test/support/webhook-receiver';
+import { ofType, type WebhookReceiver } from '../services/webhook/test/support/webhook-receiver';
+import { subscribedReceiver } from './support/merchant-webhooks';
 
 let merchant: TestMerchant;
 let campaignId: string;
@@ -22,12 +19,7 @@ const origin = () => new URL(gatewayUrl()).origin;
 
 beforeAll(async () => {
   merchant = await createMerchant({ rateLimit: 100_000 });
-  receiver = await startReceiver();
-  const endpoint = await api(merchant.api_secret).post('/v1/webhook_endpoints', {
-    url: `${receiver.url}?m=${merchant.merchant_id}`,
-    events: ['referral.reviewed', 'commission.voided'],
-  });
-  expect(endpoint.status).toBe(200);
+  ({ receiver } = await subscribedReceiver(merchant, ['referral.reviewed', 'commission.voided']));
   campaignId = await holdingCampaign(merchant);
   owner = await consoleSession(merchant.merchant_id, 'owner');
 }, 60_000);

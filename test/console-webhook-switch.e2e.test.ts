@@ -10,13 +10,10 @@ import { api, gatewayUrl } from './support/http';
 import { createAffiliate } from './support/journey';
 import { createMerchant, type TestMerchant } from './support/merchant';
 import { consoleRequest } from './support/console';
-import { consoleUser } from './support/console-money';
+import { ownerAndViewer, type consoleUser } from './support/console-money';
 import { eventually } from './support/processor';
-import {
-  ofType,
-  startReceiver,
-  type WebhookReceiver,
-} from '../services/webhook/test/support/webhook-receiver';
+import { ofType, type WebhookReceiver } from '../services/webhook/test/support/webhook-receiver';
+import { subscribedReceiver } from './support/merchant-webhooks';
 
 type User = Awaited<ReturnType<typeof consoleUser>>;
 let merchant: TestMerchant;
@@ -34,17 +31,8 @@ beforeAll(async () => {
     createMerchant({ rateLimit: 100_000 }),
     createMerchant({ rateLimit: 100_000 }),
   ]);
-  [owner, viewer] = await Promise.all([
-    consoleUser(merchant.merchant_id, 'owner'),
-    consoleUser(merchant.merchant_id, 'viewer'),
-  ]);
-  receiver = await startReceiver();
-  const made = await rest().post('/v1/webhook_endpoints', {
-    url: `${receiver.url}?m=${merchant.merchant_id}`,
-    events: ['affiliate.created'],
-  });
-  expect(made.status).toBe(200);
-  endpointId = made.body.id;
+  [owner, viewer] = await ownerAndViewer(merchant.merchant_id);
+  ({ receiver, endpointId } = await subscribedReceiver(merchant, ['affiliate.created']));
   webhookDb = await mongoose
     .createConnection(process.env.MONGO_URL!, { dbName: 'webhook' })
     .asPromise();

@@ -10,7 +10,7 @@ import { api } from './support/http';
 import { createAffiliate } from './support/journey';
 import { createMerchant, type TestMerchant } from './support/merchant';
 import { consoleRequest } from './support/console';
-import { consoleUser } from './support/console-money';
+import { consoleUser, ownerAndViewer } from './support/console-money';
 import { eventually } from './support/processor';
 import {
   ofType,
@@ -29,10 +29,7 @@ const rest = () => api(merchant.api_secret);
 
 beforeAll(async () => {
   merchant = await createMerchant({ rateLimit: 100_000 });
-  [owner, viewer] = await Promise.all([
-    consoleUser(merchant.merchant_id, 'owner'),
-    consoleUser(merchant.merchant_id, 'viewer'),
-  ]);
+  [owner, viewer] = await ownerAndViewer(merchant.merchant_id);
   good = await startReceiver();
   bad = await startReceiver();
   bad.answer = () => 500;

@@ -11,11 +11,8 @@ import { createMerchant, runOps, type TestMerchant } from './support/merchant';
 import { csrfOf } from './support/portal';
 import { consoleRequest, followLink, invite, linksMailedTo, pathOf } from './support/console';
 import { mailsTo } from './support/smtp-sink';
-import {
-  ofType,
-  startReceiver,
-  type WebhookReceiver,
-} from '../services/webhook/test/support/webhook-receiver';
+import { ofType, type WebhookReceiver } from '../services/webhook/test/support/webhook-receiver';
+import { subscribedReceiver } from './support/merchant-webhooks';
 
 let merchant: TestMerchant;
 let webDb: mongoose.Connection;
@@ -23,12 +20,7 @@ let receiver: WebhookReceiver;
 beforeAll(async () => {
   merchant = await createMerchant({ rateLimit: 100_000 });
   webDb = await mongoose.createConnection(process.env.MONGO_URL!, { dbName: 'web' }).asPromise();
-  receiver = await startReceiver();
-  const endpoint = await api(merchant.api_secret).post('/v1/webhook_endpoints', {
-    url: `${receiver.url}?m=${merchant.merchant_id}`,
-    events: ['affiliate.updated'],
-  });
-  expect(endpoint.status).toBe(200);
+  ({ receiver } = await subscribedReceiver(merchant, ['affiliate.updated']));
 });
 afterAll(async () => {
   await webDb?.close();

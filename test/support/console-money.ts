@@ -19,6 +19,10 @@ export async function consoleUser(merchantId: string, role: 'owner' | 'viewer') 
   return { cookie, csrf: csrfOf(page.text), userId: invited.user_id };
 }
 
+/** An owner and a viewer of the merchant's console, signed in (in that order). */
+export const ownerAndViewer = (merchantId: string) =>
+  Promise.all([consoleUser(merchantId, 'owner'), consoleUser(merchantId, 'viewer')]);
+
 /** An affiliate with both wallets confirmed and a due payout of `amount` in `currency`. */
 export async function payableAffiliate(
   secret: string,
