@@ -81,6 +81,16 @@ const chargeWrites: WriteAccount = {
   totalPerEvent: 12.56,
 };
 
+/** A throughput target missed against run 37's raw inserts (8653/s). */
+const missedOnRawInserts = (
+  miss: Omit<Parameters<typeof explainThroughput>[0], 'baselineName' | 'baselinePerSecond'>,
+) => explainThroughput({ baselineName: 'raw inserts', baselinePerSecond: 8653, ...miss });
+
+/** The charge path's latency at 20 charges/s on run 37's charge CPU. */
+const chargeLatency = (
+  fields: Omit<Parameters<typeof explainLatency>[0], 'event' | 'ratePerSecond' | 'cpu'>,
+) => explainLatency({ event: 'charge', ratePerSecond: 20, cpu: chargeCpu, ...fields });
+
 describe('cpuBound', () => {
   it('turns CPU per event into a ceiling, and a target ratio into a CPU budget', () => {
     const bound = cpuBound(visitCpu, 8653, 0.25);
@@ -107,10 +117,8 @@ describe('cpuBound', () => {
 
 describe('explainThroughput', () => {
   it('prints the visit bound: ceiling, budget, processes, and the skeleton floor', () => {
-    const lines = explainThroughput({
+    const lines = missedOnRawInserts({
       event: 'visit',
-      baselineName: 'raw inserts',
-      baselinePerSecond: 8653,
       measuredPerSecond: 765,
       targetRatio: 0.25,
       cpu: visitCpu,
@@ -126,10 +134,8 @@ describe('explainThroughput', () => {
   });
 
   it('prints the charge bound with documents and the database per document', () => {
-    const lines = explainThroughput({
+    const lines = missedOnRawInserts({
       event: 'charge',
-      baselineName: 'raw inserts',
-      baselinePerSecond: 8653,
       measuredPerSecond: 192.8,
       targetRatio: 0.05,
       cpu: { ...chargeCpu, machineBusyShare: undefined },
@@ -149,10 +155,8 @@ describe('explainThroughput', () => {
   });
 
   it('names the webhook process as over the budget of a delivery on its own', () => {
-    const lines = explainThroughput({
+    const lines = missedOnRawInserts({
       event: 'delivery',
-      baselineName: 'raw inserts',
-      baselinePerSecond: 8653,
       measuredPerSecond: 1157.4,
       targetRatio: 0.3,
       cpu: deliveryCpu,
@@ -163,10 +167,8 @@ describe('explainThroughput', () => {
   });
 
   it('says so when there is no CPU account', () => {
-    const lines = explainThroughput({
+    const lines = missedOnRawInserts({
       event: 'visit',
-      baselineName: 'raw inserts',
-      baselinePerSecond: 8653,
       measuredPerSecond: 765,
       targetRatio: 0.25,
     });
@@ -176,18 +178,13 @@ describe('explainThroughput', () => {
 
 describe('other targets', () => {
   it('latency: the share of the cores the path takes at its steady rate', () => {
-    expect(
-      explainLatency({ event: 'charge', ratePerSecond: 20, cpu: chargeCpu, p50Ms: 35 }),
-    ).toEqual([
+    expect(chargeLatency({ p50Ms: 35 })).toEqual([
       'why: at 20 charges/s the path takes 20 × 9.80 ms = 196 ms of CPU a second, 10 % of 2 cores: the CPU does not bound the tail (p50 35 ms); it is time waited between the steps (batching windows, acks)',
     ]);
   });
 
   it('latency on a machine busy with other work: says the tail may be that queueing', () => {
-    const [line] = explainLatency({
-      event: 'charge',
-      ratePerSecond: 20,
-      cpu: chargeCpu,
+    const [line] = chargeLatency({
       p50Ms: 88,
       machineBusyShare: 0.97,
     });
@@ -195,15 +192,9 @@ describe('other targets', () => {
       "why: at 20 charges/s the path takes 20 × 9.80 ms = 196 ms of CPU a second, 10 % of 2 cores, but the cores were 97 % busy while it was measured (the probe's polling, the fan-out, anything else on the machine): queueing is part of the tail (p50 88 ms)",
     );
     // A quiet machine: the same figures say waiting between the steps.
-    expect(
-      explainLatency({
-        event: 'charge',
-        ratePerSecond: 20,
-        cpu: chargeCpu,
-        p50Ms: 35,
-        machineBusyShare: 0.3,
-      })[0],
-    ).toContain('the CPU does not bound the tail (p50 35 ms)');
+    expect(chargeLatency({ p50Ms: 35, machineBusyShare: 0.3 })[0]).toContain(
+      'the CPU does not bound the tail (p50 35 ms)',
+    );
   });
 
   it('documents: how far over, by service and by step', () => {
