@@ -6,47 +6,23 @@
  * grace are left to their live writer.
  */
 import { randomUUID } from 'node:crypto';
-import { Schema, type Connection, type Model } from 'mongoose';
 import { buildEvent } from '@aff/contracts';
 import {
-  MerchantCounts,
   MongoPendingEventStore,
   NewestList,
   REPAIR_GRACE_MS,
   TenantRepository,
-  connectMongo,
-  merchantCountsModel,
   toStoredPendingEvent,
-  type NewestRow,
-  type StoredPendingEvent,
 } from '../src';
+import { rowStorePerFile, type Row } from './support/row-store';
 
-type Row = NewestRow & { pending_events: StoredPendingEvent[] };
-let mongo: Connection;
-let model: Model<Row>;
-let counts: MerchantCounts;
+const db = rowStorePerFile('leftover_recount_test', 5);
 let repo: TenantRepository<Row>;
 let store: MongoPendingEventStore;
 
-beforeAll(async () => {
-  mongo = await connectMongo(process.env.MONGO_URL!, `leftover_recount_test_${Date.now()}`);
-  model = mongo.model<Row>(
-    'Row',
-    new Schema<Row>(
-      { _id: String, merchant_id: String, created_at: Date, pending_events: [] },
-      { versionKey: false },
-    ),
-    'rows',
-  );
-  await model.init();
-  counts = new MerchantCounts(merchantCountsModel(mongo, 'row_counts'), 5);
-  repo = new TenantRepository(model, { counts });
-  store = new MongoPendingEventStore([model]);
-});
-
-afterAll(async () => {
-  await mongo.dropDatabase().catch(() => undefined);
-  await mongo.close();
+beforeAll(() => {
+  repo = new TenantRepository(db.model, { counts: db.counts });
+  store = new MongoPendingEventStore([db.model]);
 });
 
 function event(merchantId: string) {
@@ -72,7 +48,7 @@ test('the sweep counts what a dead writer inserted, once, and lists it', async (
     { _id: randomUUID(), merchant_id: merchant, created_at: new Date(Date.now() - 60_000) },
     [event(merchant)],
   );
-  await model.updateOne(
+  await db.model.updateOne(
     { _id: counted.record._id },
     { $set: { 'pending_events.0.queued_at': new Date(Date.now() - 60_000) } },
   );
@@ -80,17 +56,17 @@ test('the sweep counts what a dead writer inserted, once, and lists it', async (
     leftover(merchant, 30_000, new Date(Date.now() - 50_000)),
     leftover(merchant, 30_000, new Date(Date.now() - 40_000)),
   ];
-  await model.collection.insertMany(lost as never[]);
-  expect(await counts.get(merchant)).toBe(1);
+  await db.model.collection.insertMany(lost as never[]);
+  expect(await db.counts.get(merchant)).toBe(1);
 
   const found = await store.findPending(new Date(Date.now() - 2_000), 100);
   expect(found.filter((p) => p.event.merchant_id === merchant)).toHaveLength(3);
-  expect(await counts.get(merchant)).toBe(3);
+  expect(await db.counts.get(merchant)).toBe(3);
 
   // A second sweep (the events were not cleared) counts nothing more.
   await store.findPending(new Date(Date.now() - 2_000), 100);
-  expect(await counts.get(merchant)).toBe(3);
-  const page = await new NewestList(model, counts).page(merchant, 0, 25);
+  expect(await db.counts.get(merchant)).toBe(3);
+  const page = await new NewestList(db.model, db.counts).page(merchant, 0, 25);
   expect(page.total).toBe(3);
   expect(page.items.map((r) => r._id)).toEqual([lost[1]!._id, lost[0]!._id, counted.record._id]);
 });
@@ -98,10 +74,10 @@ test('the sweep counts what a dead writer inserted, once, and lists it', async (
 test('events younger than the repair grace are left to their writer', async () => {
   const merchant = randomUUID();
   const young = leftover(merchant, REPAIR_GRACE_MS / 2, new Date());
-  await model.collection.insertOne(young as never);
+  await db.model.collection.insertOne(young as never);
   const found = await store.findPending(new Date(Date.now() - 2_000), 100);
   expect(found.filter((p) => p.event.merchant_id === merchant)).toHaveLength(0);
-  expect(await counts.get(merchant)).toBe(0);
+  expect(await db.counts.get(merchant)).toBe(0);
 });
 
 test('a record older than every kept id, with all kept, is not counted again', async () => {
@@ -113,13 +89,13 @@ test('a record older than every kept id, with all kept, is not counted again', a
       merchant_id: merchant,
       created_at: new Date(base + i * 1000),
     });
-  expect(await counts.get(merchant)).toBe(5);
+  expect(await db.counts.get(merchant)).toBe(5);
   // Older than the five kept: it may have been counted and pushed out; it is left alone.
-  await model.collection.insertOne(leftover(merchant, 30_000, new Date(base - 1000)) as never);
+  await db.model.collection.insertOne(leftover(merchant, 30_000, new Date(base - 1000)) as never);
   // Newer than the oldest kept and not among them: a dead writer's; counted.
-  await model.collection.insertOne(leftover(merchant, 30_000, new Date(base + 10_000)) as never);
+  await db.model.collection.insertOne(leftover(merchant, 30_000, new Date(base + 10_000)) as never);
   await store.findPending(new Date(Date.now() - 2_000), 100);
-  expect(await counts.get(merchant)).toBe(6);
+  expect(await db.counts.get(merchant)).toBe(6);
 });
 
 test('a record a repair counted before its writer did is counted once, its batch-mates too', async () => {
@@ -131,21 +107,21 @@ test('a record a repair counted before its writer did is counted once, its batch
     pending_events: [],
   });
   const [first, second, third] = [row(-3_000), row(-2_000), row(-1_000)];
-  await model.collection.insertMany([first, second, third] as never[]);
+  await db.model.collection.insertMany([first, second, third] as never[]);
   // The writer of `second` and `third` is between its insert and its count; a redelivered
   // write finds `second` stored and counts it meanwhile.
-  await counts.countIfMissed(second);
-  expect(await counts.get(merchant)).toBe(1);
+  await db.counts.countIfMissed(second);
+  expect(await db.counts.get(merchant)).toBe(1);
   // Counted already: a second repair changes nothing.
-  await counts.countIfMissed(second);
-  expect(await counts.get(merchant)).toBe(1);
+  await db.counts.countIfMissed(second);
+  expect(await db.counts.get(merchant)).toBe(1);
   // The writer counts its batch: `third` once more, `second` not again.
-  await counts.added([second, third]);
-  expect(await counts.get(merchant)).toBe(2);
-  await counts.added([first]);
-  const doc = await counts.model.findById(merchant).lean().exec();
+  await db.counts.added([second, third]);
+  expect(await db.counts.get(merchant)).toBe(2);
+  await db.counts.added([first]);
+  const doc = await db.counts.model.findById(merchant).lean().exec();
   expect(doc?.count).toBe(3);
   expect(doc?.newest?.map((e) => e.id)).toEqual([third._id, second._id, first._id]);
-  const page = await new NewestList(model, counts).page(merchant, 0, 25);
+  const page = await new NewestList(db.model, db.counts).page(merchant, 0, 25);
   expect(page.items.map((r) => r._id)).toEqual([third._id, second._id, first._id]);
 });

@@ -8,48 +8,16 @@
  * page, in the same order.
  */
 import { randomUUID } from 'node:crypto';
-import { Schema, type Connection, type Model } from 'mongoose';
-import {
-  MerchantCounts,
-  merchantCountsModel,
-  NewestList,
-  TenantRepository,
-  connectMongo,
-  type NewestRow,
-  type StoredPendingEvent,
-} from '../src';
+import { NewestList, TenantRepository } from '../src';
+import { rowStorePerFile } from './support/row-store';
 
-type Row = NewestRow & { pending_events: StoredPendingEvent[] };
-let mongo: Connection;
-let model: Model<Row>;
-let counts: MerchantCounts;
-
-beforeAll(async () => {
-  mongo = await connectMongo(process.env.MONGO_URL!, `newest_list_test_${Date.now()}`);
-  model = mongo.model<Row>(
-    'Row',
-    new Schema<Row>(
-      { _id: String, merchant_id: String, created_at: Date, pending_events: [] },
-      { versionKey: false },
-    ),
-    'rows',
-  );
-  // Indexes built before the first write: on the local server an insert racing a new
-  // collection's index build fails ("Unknown error: null").
-  await model.init();
-  counts = new MerchantCounts(merchantCountsModel(mongo, 'row_counts'), 3);
-});
-
-afterAll(async () => {
-  await mongo.dropDatabase().catch(() => undefined);
-  await mongo.close();
-});
+const db = rowStorePerFile('newest_list_test', 3);
 
 const ids = (page: { items: { _id: string }[] }) => page.items.map((r) => r._id);
 
 /** The filters of the `find`s a call makes on the records. */
 async function findsOf<R>(call: () => Promise<R>): Promise<{ result: R; filters: unknown[] }> {
-  const spy = jest.spyOn(model, 'find');
+  const spy = jest.spyOn(db.model, 'find');
   try {
     const result = await call();
     return { result, filters: spy.mock.calls.map((c) => (c as unknown[])[0]) };
@@ -60,8 +28,8 @@ async function findsOf<R>(call: () => Promise<R>): Promise<{ result: R; filters:
 
 it('pages newest first from the kept ids and beyond them, with the counted total', async () => {
   const merchant = `m_${randomUUID()}`;
-  const repo = new TenantRepository(model, { counts });
-  const list = new NewestList(model, counts);
+  const repo = new TenantRepository(db.model, { counts: db.counts });
+  const list = new NewestList(db.model, db.counts);
   const base = Date.now();
   const rows = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((id, i) => ({
     _id: `${merchant}-${id}`,
@@ -70,7 +38,7 @@ it('pages newest first from the kept ids and beyond them, with the counted total
     created_at: new Date(base + Math.min(i, 5) * 10),
   }));
   await Promise.all(rows.map((row) => repo.insert(row)));
-  expect(await counts.get(merchant)).toBe(7);
+  expect(await db.counts.get(merchant)).toBe(7);
   const newestFirst = rows.map((r) => r._id).reverse();
 
   const { result: first, filters } = await findsOf(() => list.page(merchant, 0, 2));
@@ -91,14 +59,14 @@ it('pages newest first from the kept ids and beyond them, with the counted total
   const again = await list.page(merchant, 0, 3);
   expect(ids(again)).toEqual([newer._id, newestFirst[0], newestFirst[1]]);
   expect(again.total).toBe(9);
-  const kept = await counts.read(merchant, 10);
+  const kept = await db.counts.read(merchant, 10);
   expect(kept.ids).toEqual([newer._id, newestFirst[0], newestFirst[1]]);
 });
 
 it('lists a small merchant whole from its document, and older data from the database', async () => {
   const small = `m_${randomUUID()}`;
-  const repo = new TenantRepository(model, { counts });
-  const list = new NewestList(model, counts);
+  const repo = new TenantRepository(db.model, { counts: db.counts });
+  const list = new NewestList(db.model, db.counts);
   await repo.insert({ _id: `${small}-1`, merchant_id: small, created_at: new Date(1000) });
   await repo.insert({ _id: `${small}-2`, merchant_id: small, created_at: new Date(2000) });
   const { result: page, filters } = await findsOf(() => list.page(small, 0, 25));
@@ -109,11 +77,11 @@ it('lists a small merchant whole from its document, and older data from the data
 
   // Records and a count written before the document kept ids: the sorted query answers.
   const old = `m_${randomUUID()}`;
-  await model.insertMany([
+  await db.model.insertMany([
     { _id: `${old}-1`, merchant_id: old, created_at: new Date(1000) },
     { _id: `${old}-2`, merchant_id: old, created_at: new Date(2000) },
   ]);
-  await counts.model.create({ _id: old, count: 2 });
+  await db.counts.model.create({ _id: old, count: 2 });
   const legacy = await list.page(old, 0, 25);
   expect(ids(legacy)).toEqual([`${old}-2`, `${old}-1`]);
   expect(legacy.total).toBe(2);
