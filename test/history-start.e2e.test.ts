@@ -6,46 +6,27 @@
  * about 2 KB per referral and it crashed at start from 150,000 (issue 33).
  */
 import fs from 'node:fs';
-import mongoose from 'mongoose';
 import { seedReferrals } from '@aff/devstack';
 import { api, request } from './support/http';
-import { startIsolatedSystem, type IsolatedSystem } from './support/isolated-system';
+import { affiliateThrough, isolatedTrackingPerFile } from './support/isolated-tracking';
 import { createMerchant, type TestMerchant } from './support/merchant';
 
 const HISTORY = 200_000;
 /** Tracking's RSS after a start with an empty database is about 130 MB. */
 const RSS_LIMIT_MB = 250;
 
-let isolated: IsolatedSystem;
-let connection: mongoose.Connection;
-beforeAll(async () => {
-  isolated = await startIsolatedSystem();
-  connection = await mongoose
-    .createConnection(isolated.infra.mongoUrl, { dbName: `${isolated.databasePrefix}tracking` })
-    .asPromise();
-}, 120_000);
-afterAll(async () => {
-  await connection?.close();
-  await isolated?.stop();
-});
+const sys = isolatedTrackingPerFile();
 
-async function affiliateOf(merchant: TestMerchant) {
-  const res = await api(merchant.api_secret, isolated.system.gatewayUrl).post('/v1/affiliates', {
+const affiliateOf = (merchant: TestMerchant) =>
+  affiliateThrough(sys.isolated.system.gatewayUrl, merchant, {
     first_name: 'Long',
     last_name: 'History',
-    email: `history-${Date.now()}-${Math.random()}@example.com`,
+    emailTag: 'history',
   });
-  expect(res.status).toBe(200);
-  return res.body as {
-    id: string;
-    campaign: { id: string };
-    links: { id: string; token: string }[];
-  };
-}
 
 function visit(merchant: TestMerchant, token: string) {
   return request('POST', '/t/v1/visits', {
-    baseUrl: isolated.system.gatewayUrl,
+    baseUrl: sys.isolated.system.gatewayUrl,
     json: { key: merchant.public_key, token },
   });
 }
@@ -60,7 +41,7 @@ it('restarts tracking over 200,000 referrals of one merchant and serves visits',
   const other = await createMerchant();
   const [affiliate, otherAffiliate] = await Promise.all([affiliateOf(large), affiliateOf(other)]);
   await seedReferrals(
-    connection.db!,
+    sys.connection.db!,
     {
       merchantId: large.merchant_id,
       affiliateId: affiliate.id,
@@ -70,9 +51,9 @@ it('restarts tracking over 200,000 referrals of one merchant and serves visits',
     { count: HISTORY },
   );
 
-  await isolated.system.stopProcess('tracking', 'SIGKILL');
-  await isolated.system.startProcess('tracking');
-  const tracking = isolated.system.processes().find((p) => p.label === 'tracking')!;
+  await sys.isolated.system.stopProcess('tracking', 'SIGKILL');
+  await sys.isolated.system.startProcess('tracking');
+  const tracking = sys.isolated.system.processes().find((p) => p.label === 'tracking')!;
 
   const [mine, theirs] = await Promise.all([
     visit(large, affiliate.links[0]!.token),
@@ -82,7 +63,7 @@ it('restarts tracking over 200,000 referrals of one merchant and serves visits',
   expect(theirs.status).toBe(200);
   expect(rssMb(tracking.pid)).toBeLessThan(RSS_LIMIT_MB);
 
-  const list = await api(large.api_secret, isolated.system.gatewayUrl).get(
+  const list = await api(large.api_secret, sys.isolated.system.gatewayUrl).get(
     '/v1/referrals?limit=25',
   );
   expect(list.status).toBe(200);

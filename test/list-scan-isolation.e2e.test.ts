@@ -8,42 +8,23 @@
  * answer promptly through the gateway; the scans themselves end in their page or, past the time
  * the gateway waits, in the spec's 504 (never a 500).
  */
-import mongoose from 'mongoose';
 import { seedReferrals } from '@aff/devstack';
 import { api, request } from './support/http';
-import { startIsolatedSystem, type IsolatedSystem } from './support/isolated-system';
+import { affiliateThrough, isolatedTrackingPerFile } from './support/isolated-tracking';
 import { createMerchant, type TestMerchant } from './support/merchant';
 
 const HISTORY = 200_000;
 /** Far below a scan of the history (seconds on this server), far above a look-up. */
 const PROMPT_MS = 1_500;
 
-let isolated: IsolatedSystem;
-let connection: mongoose.Connection;
-beforeAll(async () => {
-  isolated = await startIsolatedSystem({ h2Mongo: true });
-  connection = await mongoose
-    .createConnection(isolated.infra.mongoUrl, { dbName: `${isolated.databasePrefix}tracking` })
-    .asPromise();
-}, 120_000);
-afterAll(async () => {
-  await connection?.close();
-  await isolated?.stop();
-});
+const sys = isolatedTrackingPerFile({ h2Mongo: true });
 
-async function affiliateOf(merchant: TestMerchant) {
-  const res = await api(merchant.api_secret, isolated.system.gatewayUrl).post('/v1/affiliates', {
+const affiliateOf = (merchant: TestMerchant) =>
+  affiliateThrough(sys.isolated.system.gatewayUrl, merchant, {
     first_name: 'Scan',
     last_name: 'Isolation',
-    email: `scan-${Date.now()}-${Math.random()}@example.com`,
+    emailTag: 'scan',
   });
-  expect(res.status).toBe(200);
-  return res.body as {
-    id: string;
-    campaign: { id: string };
-    links: { token: string; id: string }[];
-  };
-}
 
 async function timed<T>(call: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const started = performance.now();
@@ -52,11 +33,11 @@ async function timed<T>(call: () => Promise<T>): Promise<{ value: T; ms: number 
 }
 
 it('serves another merchant promptly while a large merchant’s deep and filtered lists scan', async () => {
-  const where = { mongoUrl: isolated.infra.mongoUrl, natsUrl: isolated.infra.natsUrl };
+  const where = { mongoUrl: sys.isolated.infra.mongoUrl, natsUrl: sys.isolated.infra.natsUrl };
   const [large, other] = await Promise.all([createMerchant(where), createMerchant(where)]);
   const [affiliate, otherAffiliate] = await Promise.all([affiliateOf(large), affiliateOf(other)]);
   await seedReferrals(
-    connection.db!,
+    sys.connection.db!,
     {
       merchantId: large.merchant_id,
       affiliateId: affiliate.id,
@@ -65,11 +46,11 @@ it('serves another merchant promptly while a large merchant’s deep and filtere
     },
     { count: HISTORY },
   );
-  const largeApi = api(large.api_secret, isolated.system.gatewayUrl);
-  const otherApi = api(other.api_secret, isolated.system.gatewayUrl);
+  const largeApi = api(large.api_secret, sys.isolated.system.gatewayUrl);
+  const otherApi = api(other.api_secret, sys.isolated.system.gatewayUrl);
   const visitOther = () =>
     request('POST', '/t/v1/visits', {
-      baseUrl: isolated.system.gatewayUrl,
+      baseUrl: sys.isolated.system.gatewayUrl,
       json: { key: other.public_key, token: otherAffiliate.links[0]!.token },
     });
   // Warm both paths before measuring.
