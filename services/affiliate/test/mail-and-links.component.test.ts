@@ -32,6 +32,7 @@ import {
   type OutgoingMail,
 } from '../src/mail/mail-transport';
 import { OnceMailer } from '../src/mail/once-mailer';
+import { affiliateRecord } from './support/affiliate-record';
 
 const log = createLogger('test', 'silent');
 let mongo: Connection;
@@ -166,35 +167,24 @@ describe('OnceMailer', () => {
 });
 
 async function anAffiliate(fields: Partial<AffiliateRecord> = {}): Promise<AffiliateRecord> {
-  const id = randomUUID();
-  const record = {
-    _id: id,
-    merchant_id: 'm1',
-    campaign_id: 'c1',
-    state: 'active',
-    first_name: 'A',
-    last_name: 'B',
-    email: `${id}@example.com`,
-    confirmed_at: clock,
-    unconfirmed_email: null,
-    wallet_a_email: null,
-    wallet_a_email_confirmed_at: null,
-    wallet_b_email: null,
-    wallet_b_email_confirmed_at: null,
-    receive_new_commission_notifications: true,
-    sign_in_count: 0,
-    processor_customer_id: null,
-    customer_key: `none:${id}`,
-    processor_account_id: null,
-    visitors: 0,
-    leads: 0,
-    conversions: 0,
-    created_at: clock,
-    updated_at: clock,
-    ...fields,
-  } as AffiliateRecord;
+  const record = affiliateRecord('m1', clock, fields);
   await affiliates.insertWithEvents(record, [], {});
   return record;
+}
+
+/** E-mail confirmations over `tokens`, whose links live an hour on the test's clock. */
+function confirmationsOver(tokens: ReturnType<typeof emailConfirmationModel>) {
+  const presenter = new AffiliatePresenter(
+    new CampaignRepository(new TenantRepository(campaignModel(mongo), { relay })),
+    new LinkRepository(new TenantRepository(linkModel(mongo), { relay })),
+  );
+  return new EmailConfirmations(
+    new OneTimeTokenRepository(tokens),
+    affiliates,
+    presenter,
+    3_600_000,
+    now,
+  );
 }
 
 describe('affiliate repository', () => {
@@ -253,17 +243,7 @@ describe('link expiry', () => {
   it('refuses an e-mail confirmation link after its lifetime, and confirms within it', async () => {
     const tokens = emailConfirmationModel(mongo);
     await tokens.init();
-    const presenter = new AffiliatePresenter(
-      new CampaignRepository(new TenantRepository(campaignModel(mongo), { relay })),
-      new LinkRepository(new TenantRepository(linkModel(mongo), { relay })),
-    );
-    const confirmations = new EmailConfirmations(
-      new OneTimeTokenRepository(tokens),
-      affiliates,
-      presenter,
-      3_600_000,
-      now,
-    );
+    const confirmations = confirmationsOver(tokens);
     const affiliate = await anAffiliate({ unconfirmed_email: `new-${randomUUID()}@example.com` });
     const stale = await confirmations.issue('m1', affiliate._id, affiliate.unconfirmed_email!);
     clock = new Date(clock.getTime() + 3_600_001);
@@ -279,17 +259,7 @@ describe('link expiry', () => {
 
   it('refuses to confirm an address another affiliate of the merchant took meanwhile (422), changing nothing', async () => {
     const tokens = emailConfirmationModel(mongo);
-    const presenter = new AffiliatePresenter(
-      new CampaignRepository(new TenantRepository(campaignModel(mongo), { relay })),
-      new LinkRepository(new TenantRepository(linkModel(mongo), { relay })),
-    );
-    const confirmations = new EmailConfirmations(
-      new OneTimeTokenRepository(tokens),
-      affiliates,
-      presenter,
-      3_600_000,
-      now,
-    );
+    const confirmations = confirmationsOver(tokens);
     const wanted = `wanted-${randomUUID()}@example.com`;
     const affiliate = await anAffiliate({ unconfirmed_email: wanted });
     const issued = await confirmations.issue('m1', affiliate._id, wanted);

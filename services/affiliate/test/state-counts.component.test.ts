@@ -18,6 +18,7 @@ import { AffiliateRepository } from '../src/data/affiliate.repository';
 import { affiliateModel, type AffiliateRecord } from '../src/data/affiliate.schema';
 import { AffiliateStateCounts, affiliateStateCountModel } from '../src/data/affiliate-state-counts';
 import type { StateMove } from '../src/domain/records';
+import { affiliateRecord } from './support/affiliate-record';
 
 let mongo: Connection;
 let affiliates: AffiliateRepository;
@@ -64,33 +65,7 @@ async function anAffiliate(
   state: AffiliateRecord['state'] = 'active',
   repo = affiliates,
 ) {
-  const id = randomUUID();
-  const at = new Date();
-  const record = {
-    _id: id,
-    merchant_id: merchantId,
-    campaign_id: 'c1',
-    state,
-    first_name: 'A',
-    last_name: 'B',
-    email: `${id}@example.com`,
-    confirmed_at: at,
-    unconfirmed_email: null,
-    wallet_a_email: null,
-    wallet_a_email_confirmed_at: null,
-    wallet_b_email: null,
-    wallet_b_email_confirmed_at: null,
-    receive_new_commission_notifications: true,
-    sign_in_count: 0,
-    processor_customer_id: null,
-    customer_key: `none:${id}`,
-    processor_account_id: null,
-    visitors: 0,
-    leads: 0,
-    conversions: 0,
-    created_at: at,
-    updated_at: at,
-  } as AffiliateRecord;
+  const record = affiliateRecord(merchantId, new Date(), { state });
   await repo.insertWithEvents(record, [dyingIf(repo)], {});
   return record;
 }
