@@ -6,60 +6,28 @@
  * payout paid once). Runs on its own system, like test/payouts-crash.e2e.test.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { startInfra, type Infra } from '@aff/devstack';
 import type { AffiliateView } from '@aff/contracts';
 import { api } from './support/http';
-import { startIsolatedSystem, type IsolatedSystem } from './support/isolated-system';
-import { createMerchant, type TestMerchant } from './support/merchant';
+import { ownMongoSystemPerBlock } from './support/own-mongo-system';
 import { eventually, payoutEvents } from '../services/payout/test/support/payout-fixtures';
 import { duePayout, setWallets } from '../services/payout/test/support/export-fixtures';
-
-/** Runs `work` with some environment variables changed (this worker runs one test at a time). */
-async function withEnv<T>(vars: Record<string, string | undefined>, work: () => Promise<T>) {
-  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
-  const apply = (values: Record<string, string | undefined>) => {
-    for (const [key, value] of Object.entries(values)) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
-  };
-  apply(vars);
-  try {
-    return await work();
-  } finally {
-    apply(saved);
-  }
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('when the payout process dies in the middle of an export', () => {
-  let mongo: Infra;
-  let isolated: IsolatedSystem;
-  let merchant: TestMerchant;
   let client: ReturnType<typeof api>;
 
-  beforeAll(async () => {
-    mongo = await withEnv({ MONGO_URL: undefined }, () => startInfra({ containers: false }));
-    await withEnv({ MONGO_URL: mongo.mongoUrl }, async () => {
-      isolated = await startIsolatedSystem({
-        env: {
-          // Each payout an export takes (or pays) waits, so the test can kill the process.
-          PAYOUT_EXPORT_STEP_DELAY_MS: '400',
-          PAYOUT_EXPORT_LEASE_MS: '3000',
-          PAYOUT_EXPORT_SWEEP_MS: '200',
-          PAYOUT_JOB_LEASE_MS: '1000',
-          PAYOUT_JOB_SWEEP_MS: '200',
-          RPC_TIMEOUT_MS: '3000',
-        },
-      });
-      merchant = await createMerchant({ rateLimit: 5000 });
-    });
-    client = api(merchant.api_secret, isolated.system.gatewayUrl);
+  const sys = ownMongoSystemPerBlock({
+    // Each payout an export takes (or pays) waits, so the test can kill the process.
+    PAYOUT_EXPORT_STEP_DELAY_MS: '400',
+    PAYOUT_EXPORT_LEASE_MS: '3000',
+    PAYOUT_EXPORT_SWEEP_MS: '200',
+    PAYOUT_JOB_LEASE_MS: '1000',
+    PAYOUT_JOB_SWEEP_MS: '200',
+    RPC_TIMEOUT_MS: '3000',
   });
-  afterAll(async () => {
-    await isolated?.stop();
-    await mongo?.stop();
+  beforeAll(async () => {
+    client = api(sys.merchant.api_secret, sys.isolated.system.gatewayUrl);
   });
 
   async function duePayouts(currency: string, count: number): Promise<string[]> {
@@ -71,18 +39,18 @@ describe('when the payout process dies in the middle of an export', () => {
         email: `crash-${randomUUID()}@example.com`,
       });
       const affiliate = await setWallets(
-        merchant.merchant_id,
+        sys.merchant.merchant_id,
         created.body as AffiliateView,
         { a: { email: `w${i}-${randomUUID().slice(0, 6)}@wallet.example`, confirmed: true } },
-        isolated.infra.natsUrl,
+        sys.isolated.infra.natsUrl,
       );
       const payout = await duePayout(
         client,
-        merchant.merchant_id,
+        sys.merchant.merchant_id,
         affiliate,
         1000 + i,
         currency,
-        isolated.infra.natsUrl,
+        sys.isolated.infra.natsUrl,
       );
       ids.push(payout.id);
     }
@@ -99,9 +67,9 @@ describe('when the payout process dies in the middle of an export', () => {
       currency: 'USD',
     });
     await sleep(1100); // two of the four payouts taken
-    await isolated.system.stopProcess('payout', 'SIGKILL');
+    await sys.isolated.system.stopProcess('payout', 'SIGKILL');
     expect((await pending).status).toBeGreaterThanOrEqual(500);
-    await isolated.system.startProcess('payout');
+    await sys.isolated.system.startProcess('payout');
 
     // The dead creation is never shown, and once its lease is over its payouts are due again.
     expect((await client.get('/v1/payout_exports')).body.data).toEqual([]);
@@ -131,9 +99,9 @@ describe('when the payout process dies in the middle of an export', () => {
     expect(created.status).toBe(200);
     const completing = client.post(`/v1/payout_exports/${created.body.id}/complete`, {});
     await sleep(600); // the first payout paid, the others not yet
-    await isolated.system.stopProcess('payout', 'SIGKILL');
+    await sys.isolated.system.stopProcess('payout', 'SIGKILL');
     expect((await completing).status).toBeGreaterThanOrEqual(500);
-    await isolated.system.startProcess('payout');
+    await sys.isolated.system.startProcess('payout');
 
     // Decided before the crash: shown as completed, and carried out by the recovery.
     expect((await client.get(`/v1/payout_exports/${created.body.id}`)).body.state).toBe(
@@ -145,7 +113,7 @@ describe('when the payout process dies in the middle of an export', () => {
     );
     await sleep(1000);
     for (const id of ids) {
-      const types = (await payoutEvents(id, isolated.infra.natsUrl)).map((e) => e.type);
+      const types = (await payoutEvents(id, sys.isolated.infra.natsUrl)).map((e) => e.type);
       expect(types.filter((type) => type === 'payout.paid')).toHaveLength(1);
     }
     expect((await client.post(`/v1/payout_exports/${created.body.id}/cancel`, {})).status).toBe(

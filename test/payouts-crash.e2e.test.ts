@@ -5,11 +5,9 @@
  * process (of the shared system or of another fault test) can take the payment over.
  */
 import { randomUUID } from 'node:crypto';
-import { startInfra, type Infra } from '@aff/devstack';
 import type { AffiliateView } from '@aff/contracts';
 import { api, request } from './support/http';
-import { startIsolatedSystem, type IsolatedSystem } from './support/isolated-system';
-import { createMerchant, type TestMerchant } from './support/merchant';
+import { ownMongoSystemPerBlock } from './support/own-mongo-system';
 import {
   commissionView,
   eventually,
@@ -17,53 +15,20 @@ import {
   publishCommissionEvents,
 } from '../services/payout/test/support/payout-fixtures';
 
-/** Runs `work` with some environment variables changed (this worker runs one test at a time). */
-async function withEnv<T>(vars: Record<string, string | undefined>, work: () => Promise<T>) {
-  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
-  const apply = (values: Record<string, string | undefined>) => {
-    for (const [key, value] of Object.entries(values)) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
-  };
-  apply(vars);
-  try {
-    return await work();
-  } finally {
-    apply(saved);
-  }
-}
-
 describe('when the payout process dies between the pay answer and the completion', () => {
-  let mongo: Infra;
-  let isolated: IsolatedSystem;
-  let merchant: TestMerchant;
-
-  beforeAll(async () => {
-    mongo = await withEnv({ MONGO_URL: undefined }, () => startInfra({ containers: false }));
-    await withEnv({ MONGO_URL: mongo.mongoUrl }, async () => {
-      isolated = await startIsolatedSystem({
-        env: {
-          // Completion waits long enough for the test to kill the process first.
-          PAYOUT_PROCESSING_DELAY_MS: '1500',
-          PAYOUT_JOB_LEASE_MS: '1000',
-          PAYOUT_JOB_SWEEP_MS: '200',
-          // The scheduler bundles due commissions here, without a generate call.
-          PAYOUT_GENERATE_INTERVAL_MS: '300',
-          RPC_TIMEOUT_MS: '2000',
-        },
-      });
-      merchant = await createMerchant({ rateLimit: 5000 });
-    });
-  });
-  afterAll(async () => {
-    await isolated?.stop();
-    await mongo?.stop();
+  const sys = ownMongoSystemPerBlock({
+    // Completion waits long enough for the test to kill the process first.
+    PAYOUT_PROCESSING_DELAY_MS: '1500',
+    PAYOUT_JOB_LEASE_MS: '1000',
+    PAYOUT_JOB_SWEEP_MS: '200',
+    // The scheduler bundles due commissions here, without a generate call.
+    PAYOUT_GENERATE_INTERVAL_MS: '300',
+    RPC_TIMEOUT_MS: '2000',
   });
 
   it('completes the payment after a restart, once', async () => {
-    const baseUrl = isolated.system.gatewayUrl;
-    const client = api(merchant.api_secret, baseUrl);
+    const baseUrl = sys.isolated.system.gatewayUrl;
+    const client = api(sys.merchant.api_secret, baseUrl);
     const created = await client.post('/v1/affiliates', {
       first_name: 'Cra',
       last_name: 'Sh',
@@ -73,9 +38,9 @@ describe('when the payout process dies between the pay answer and the completion
     const affiliate = created.body as AffiliateView;
     const commission = commissionView(affiliate, { amount: 4200 });
     await publishCommissionEvents(
-      merchant.merchant_id,
+      sys.merchant.merchant_id,
       [{ type: 'commission.created', data: commission }],
-      isolated.infra.natsUrl,
+      sys.isolated.infra.natsUrl,
     );
 
     const payout = await eventually(async () => {
@@ -86,24 +51,24 @@ describe('when the payout process dies between the pay answer and the completion
     expect(payout.commissions.map((c: any) => c.id)).toEqual([commission.id]);
 
     const pay = await request('PUT', `/v1/payouts/${payout.id}/pay`, {
-      secret: merchant.api_secret,
+      secret: sys.merchant.api_secret,
       baseUrl,
     });
     expect(pay.status).toBe(200);
     expect(pay.body).toMatchObject({ state: 'processing', paid_by_id: null });
-    await isolated.system.stopProcess('payout', 'SIGKILL');
+    await sys.isolated.system.stopProcess('payout', 'SIGKILL');
 
     // Down: the gateway answers at once; nothing completed the payment meanwhile.
     const down = await client.get(`/v1/payouts/${payout.id}`);
     expect(down.status).toBe(503);
     await new Promise((resolve) => setTimeout(resolve, 2000));
-    expect((await payoutEvents(payout.id, isolated.infra.natsUrl)).map((e) => e.type)).toEqual([
+    expect((await payoutEvents(payout.id, sys.isolated.infra.natsUrl)).map((e) => e.type)).toEqual([
       'payout.created',
       'payout.due',
       'payout.updated',
     ]);
 
-    await isolated.system.startProcess('payout');
+    await sys.isolated.system.startProcess('payout');
     const paid = await eventually(async () => {
       const res = await client.get(`/v1/payouts/${payout.id}`);
       return res.body.state === 'paid' ? res.body : undefined;
@@ -113,7 +78,7 @@ describe('when the payout process dies between the pay answer and the completion
 
     // Later sweeps find nothing left to do: one payout.paid, and a second pay changes nothing.
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    const events = await payoutEvents(payout.id, isolated.infra.natsUrl);
+    const events = await payoutEvents(payout.id, sys.isolated.infra.natsUrl);
     expect(events.map((e) => e.type)).toEqual([
       'payout.created',
       'payout.due',
@@ -121,7 +86,7 @@ describe('when the payout process dies between the pay answer and the completion
       'payout.paid',
     ]);
     const again = await request('PUT', `/v1/payouts/${payout.id}/pay`, {
-      secret: merchant.api_secret,
+      secret: sys.merchant.api_secret,
       baseUrl,
     });
     expect(again.status).toBe(422);
