@@ -20,6 +20,7 @@ import {
 } from '@aff/kernel';
 import { createLogger } from '@aff/logging';
 import { connectMongo } from '@aff/mongo';
+import type { Connection } from 'mongoose';
 import type { z } from 'zod';
 
 export interface Component<W> {
@@ -72,6 +73,22 @@ export async function startComponent<
       await mongo.close();
     },
   };
+}
+
+/**
+ * Runs `work` on a connection of its own to the component's database (to stage what a crash
+ * leaves, or read what was written), closed after.
+ */
+export async function withComponentDb<T>(
+  component: Pick<Component<unknown>, 'mongoDb'>,
+  work: (mongo: Connection) => Promise<T>,
+): Promise<T> {
+  const mongo = await connectMongo(process.env.MONGO_URL!, component.mongoDb);
+  try {
+    return await work(mongo);
+  } finally {
+    await mongo.close();
+  }
 }
 
 /** A component test file's service under test, and an RPC client on its NATS server. */

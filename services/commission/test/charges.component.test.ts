@@ -19,9 +19,8 @@ import {
   type ReferralView,
 } from '@aff/contracts';
 import { EventPublisher } from '@aff/messaging';
-import { connectMongo } from '@aff/mongo';
 import { commissionService } from '../src/service';
-import { componentPerFile } from '../../../test/support/component';
+import { componentPerFile, withComponentDb } from '../../../test/support/component';
 import { awaitEvents, eventsOf, publishHandled } from '../../../test/support/component-events';
 import { affiliateView, campaignView } from '../../../test/support/view-fixtures';
 
@@ -145,8 +144,7 @@ it('has no second effect when the same charge is attributed again', async () => 
 });
 
 it('writes what a run that died halfway left unwritten: the commission, or the sale', async () => {
-  const mongo = await connectMongo(process.env.MONGO_URL!, sut.component.mongoDb);
-  try {
+  await withComponentDb(sut.component, async (mongo) => {
     const sales = mongo.collection('sales');
     const stored = mongo.collection('commissions');
     const rerun = async (s: ReturnType<typeof scenario>, charge: ProcessorCharge) => {
@@ -172,14 +170,11 @@ it('writes what a run that died halfway left unwritten: the commission, or the s
     await rerun(b, chargeB);
     expect(await sales.countDocuments({ merchant_id: b.merchantId })).toBe(1);
     expect(await stored.countDocuments({ merchant_id: b.merchantId })).toBe(1);
-  } finally {
-    await mongo.close();
-  }
+  });
 });
 
 it('writes the sale once, decided, and the commission once: no outbox on either', async () => {
-  const mongo = await connectMongo(process.env.MONGO_URL!, sut.component.mongoDb);
-  try {
+  await withComponentDb(sut.component, async (mongo) => {
     const s = scenario();
     await publishHandled(sut.component.nc, tracking, CHARGES_DURABLE, [s.attributed(s.charge())]);
     await awaitEvents(sut.component.natsUrl, commissions, 'sale.created', s.merchantId);
@@ -193,14 +188,11 @@ it('writes the sale once, decided, and the commission once: no outbox on either'
       .toArray();
     expect(sale).toMatchObject({ commission_pending: false, pending_events: [] });
     expect(commission).toMatchObject({ pending_events: [] });
-  } finally {
-    await mongo.close();
-  }
+  });
 });
 
 it('publishes and counts again what a run that died before its ack wrote but never published', async () => {
-  const mongo = await connectMongo(process.env.MONGO_URL!, sut.component.mongoDb);
-  try {
+  await withComponentDb(sut.component, async (mongo) => {
     // What a run leaves when it dies after both inserts and before publishing or counting:
     // the records of another merchant's charge, moved to this one.
     const model = scenario();
@@ -260,14 +252,11 @@ it('publishes and counts again what a run that died before its ack wrote but nev
       .collection('commissions')
       .countDocuments({ merchant_id: s.merchantId });
     expect(stored).toBe(1);
-  } finally {
-    await mongo.close();
-  }
+  });
 });
 
 it('earns on the charge, not on a sale a refund reduced between a crash and the re-run', async () => {
-  const mongo = await connectMongo(process.env.MONGO_URL!, sut.component.mongoDb);
-  try {
+  await withComponentDb(sut.component, async (mongo) => {
     const s = scenario();
     const charge = s.charge();
     await publishHandled(sut.component.nc, tracking, CHARGES_DURABLE, [s.attributed(charge)]);
@@ -298,9 +287,7 @@ it('earns on the charge, not on a sale a refund reduced between a crash and the 
       .toArray();
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ base_amount: 2000, state: 'voided' });
-  } finally {
-    await mongo.close();
-  }
+  });
 });
 
 it('reduces the commission on a partial refund and voids it on a full one, each once', async () => {

@@ -14,10 +14,9 @@ import {
   type ReferralView,
 } from '@aff/contracts';
 import { EventPublisher } from '@aff/messaging';
-import { connectMongo } from '@aff/mongo';
 import { newReferral } from '../src/domain/new-referral';
 import { trackingService } from '../src/service';
-import { componentPerFile } from '../../../test/support/component';
+import { componentPerFile, withComponentDb } from '../../../test/support/component';
 import {
   callTracking,
   handledProcessorEvent,
@@ -109,8 +108,7 @@ it('attributes a charge of the referred customer (charge.attributed) once, and i
   // The processor delivers the same event again (in a new message, as after the stream's
   // duplicate window): no second attribution, and no second write. The referral lists the
   // charge it applied; no processed-events record is written for it.
-  const mongo = await connectMongo(process.env.MONGO_URL!, sut.component.mongoDb);
-  try {
+  await withComponentDb(sut.component, async (mongo) => {
     const referrals = mongo.collection<{ _id: string; updated_at?: Date }>('referrals');
     const applied = await referrals.findOne({ _id: referralId });
     expect(applied).toMatchObject({ applied_events: [chargeEvent.id] });
@@ -125,9 +123,7 @@ it('attributes a charge of the referred customer (charge.attributed) once, and i
       .collection('processed_events')
       .countDocuments({ _id: { $regex: chargeEvent.id } } as never);
     expect(records).toBe(0);
-  } finally {
-    await mongo.close();
-  }
+  });
 
   await processorEvent(m.merchantId, {
     id: `evt_${randomUUID()}`,
@@ -163,12 +159,9 @@ it('retries a charge whose affiliate its catalog does not know yet, and attribut
     conversion_state: 'lead',
     became_lead_at: now,
   });
-  const mongo = await connectMongo(process.env.MONGO_URL!, sut.component.mongoDb);
-  try {
+  await withComponentDb(sut.component, async (mongo) => {
     await mongo.collection('referrals').insertOne({ ...referral, pending_events: [] } as never);
-  } finally {
-    await mongo.close();
-  }
+  });
   const publisher = new EventPublisher(sut.component.nc);
   const chargeEvent: ProcessorEvent = {
     id: `evt_${randomUUID()}`,

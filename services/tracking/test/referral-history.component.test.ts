@@ -8,10 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import { OPERATIONS } from '@aff/contracts';
 import { callInternal } from '@aff/messaging';
-import { connectMongo } from '@aff/mongo';
 import { newReferral } from '../src/domain/new-referral';
 import { trackingService } from '../src/service';
-import { componentPerFile } from '../../../test/support/component';
+import { componentPerFile, withComponentDb } from '../../../test/support/component';
 import { affiliateView, campaignView } from '../../../test/support/view-fixtures';
 
 const sut = componentPerFile(trackingService);
@@ -39,12 +38,9 @@ async function referralsOf(
     }),
     pending_events: [],
   }));
-  const mongo = await connectMongo(process.env.MONGO_URL!, sut.component.mongoDb);
-  try {
+  await withComponentDb(sut.component, async (mongo) => {
     await mongo.collection('referrals').insertMany(docs as never[]);
-  } finally {
-    await mongo.close();
-  }
+  });
 }
 
 const history = (merchantId: string, days: number) =>

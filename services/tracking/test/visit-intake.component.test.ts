@@ -13,9 +13,8 @@ import {
   type ProcessorEvent,
   type ReferralView,
 } from '@aff/contracts';
-import { connectMongo } from '@aff/mongo';
 import { trackingService } from '../src/service';
-import { componentPerFile } from '../../../test/support/component';
+import { componentPerFile, withComponentDb } from '../../../test/support/component';
 import {
   callTracking,
   handledProcessorEvent,
@@ -51,12 +50,9 @@ async function visit(merchantId: string, token: string, referral?: string) {
 const queued = async () => (await jsm.streams.info(VISIT_INTAKE.stream)).state.messages;
 
 async function writtenReferrals(ids: string[]) {
-  const mongo = await connectMongo(process.env.MONGO_URL!, sut.component.mongoDb);
-  try {
+  return withComponentDb(sut.component, async (mongo) => {
     return await mongo.collection('referrals').countDocuments({ _id: { $in: ids as never[] } });
-  } finally {
-    await mongo.close();
-  }
+  });
 }
 
 it('finds a referral still in the intake queue for a lead, a repeat visit, a read and a processor event', async () => {
@@ -185,8 +181,7 @@ it('lists a referral whose writer died between its insert and its count, once it
   // What a writer killed between its insert and its count leaves: the referral stored, the
   // merchant's count and newest ids without it. Its events travel in the queued visit, so no
   // outbox sweep ever sees it; only the visit's redelivery can.
-  const mongo = await connectMongo(process.env.MONGO_URL!, sut.component.mongoDb);
-  try {
+  await withComponentDb(sut.component, async (mongo) => {
     const uncounted = await mongo
       .collection('referral_counts')
       .updateOne({ _id: m.merchantId as never, 'newest.id': lost }, {
@@ -194,9 +189,7 @@ it('lists a referral whose writer died between its insert and its count, once it
         $pull: { newest: { id: lost } },
       } as never);
     expect(uncounted.modifiedCount).toBe(1);
-  } finally {
-    await mongo.close();
-  }
+  });
   const listed = async () => {
     const list = await call('listReferrals', m.merchantId, {});
     const page = list.body as { data: ReferralView[]; pagination: { total_count: number } };
