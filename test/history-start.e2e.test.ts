@@ -6,9 +6,12 @@
  * about 2 KB per referral and it crashed at start from 150,000 (issue 33).
  */
 import fs from 'node:fs';
-import { seedReferrals } from '@aff/devstack';
 import { api, request } from './support/http';
-import { affiliateThrough, isolatedTrackingPerFile } from './support/isolated-tracking';
+import {
+  affiliateThrough,
+  isolatedTrackingPerFile,
+  seedHistory,
+} from './support/isolated-tracking';
 import { createMerchant, type TestMerchant } from './support/merchant';
 
 const HISTORY = 200_000;
@@ -40,16 +43,7 @@ it('restarts tracking over 200,000 referrals of one merchant and serves visits',
   const large = await createMerchant();
   const other = await createMerchant();
   const [affiliate, otherAffiliate] = await Promise.all([affiliateOf(large), affiliateOf(other)]);
-  await seedReferrals(
-    sys.connection.db!,
-    {
-      merchantId: large.merchant_id,
-      affiliateId: affiliate.id,
-      campaignId: affiliate.campaign.id,
-      linkId: affiliate.links[0]!.id,
-    },
-    { count: HISTORY },
-  );
+  await seedHistory(sys, large, affiliate, HISTORY);
 
   await sys.isolated.system.stopProcess('tracking', 'SIGKILL');
   await sys.isolated.system.startProcess('tracking');

@@ -8,9 +8,12 @@
  * answer promptly through the gateway; the scans themselves end in their page or, past the time
  * the gateway waits, in the spec's 504 (never a 500).
  */
-import { seedReferrals } from '@aff/devstack';
 import { api, request } from './support/http';
-import { affiliateThrough, isolatedTrackingPerFile } from './support/isolated-tracking';
+import {
+  affiliateThrough,
+  isolatedTrackingPerFile,
+  seedHistory,
+} from './support/isolated-tracking';
 import { createMerchant, type TestMerchant } from './support/merchant';
 
 const HISTORY = 200_000;
@@ -36,16 +39,7 @@ it('serves another merchant promptly while a large merchant’s deep and filtere
   const where = { mongoUrl: sys.isolated.infra.mongoUrl, natsUrl: sys.isolated.infra.natsUrl };
   const [large, other] = await Promise.all([createMerchant(where), createMerchant(where)]);
   const [affiliate, otherAffiliate] = await Promise.all([affiliateOf(large), affiliateOf(other)]);
-  await seedReferrals(
-    sys.connection.db!,
-    {
-      merchantId: large.merchant_id,
-      affiliateId: affiliate.id,
-      campaignId: affiliate.campaign.id,
-      linkId: affiliate.links[0]!.id,
-    },
-    { count: HISTORY },
-  );
+  await seedHistory(sys, large, affiliate, HISTORY);
   const largeApi = api(large.api_secret, sys.isolated.system.gatewayUrl);
   const otherApi = api(other.api_secret, sys.isolated.system.gatewayUrl);
   const visitOther = () =>

@@ -3,6 +3,7 @@
  * of the test file's own, with a connection to its tracking database to seed referrals into.
  */
 import mongoose from 'mongoose';
+import { seedReferrals } from '@aff/devstack';
 import { api } from './http';
 import { startIsolatedSystem, type IsolatedSystem } from './isolated-system';
 import type { TestMerchant } from './merchant';
@@ -53,4 +54,23 @@ export async function affiliateThrough(
     campaign: { id: string };
     links: { id: string; token: string }[];
   };
+}
+
+/** `count` referrals of `merchant` through the affiliate's first link, written as tracking writes them. */
+export function seedHistory(
+  sys: IsolatedTracking,
+  merchant: TestMerchant,
+  affiliate: Awaited<ReturnType<typeof affiliateThrough>>,
+  count: number,
+) {
+  return seedReferrals(
+    sys.connection.db!,
+    {
+      merchantId: merchant.merchant_id,
+      affiliateId: affiliate.id,
+      campaignId: affiliate.campaign.id,
+      linkId: affiliate.links[0]!.id,
+    },
+    { count },
+  );
 }
