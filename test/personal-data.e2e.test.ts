@@ -11,9 +11,8 @@ import path from 'node:path';
 import Redis from 'ioredis';
 import { connectMongo } from '@aff/mongo';
 import { api, basicAuth, request } from './support/http';
-import { startIsolatedSystem, type IsolatedSystem } from './support/isolated-system';
 import { createMerchant, type TestMerchant } from './support/merchant';
-import { startOtlpReceiver } from './support/otlp-receiver';
+import { tracedSystemPerFile } from './support/traced-system';
 import { eventually } from './support/processor';
 
 const CLIENT_ADDRESS_ATTRIBUTES = [
@@ -24,8 +23,6 @@ const CLIENT_ADDRESS_ATTRIBUTES = [
   'network.peer.address',
 ];
 
-let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
-let isolated: IsolatedSystem;
 let merchant: TestMerchant;
 let affiliateId: string;
 let token: string;
@@ -33,35 +30,25 @@ let token: string;
 const address = `198.51.100.${randomInt(1, 254)}`;
 const other = `203.0.113.${randomInt(1, 254)}`;
 
+const traced = tracedSystemPerFile({
+  // The gateway's access log (debug) writes every URL: redacted.
+  LOG_LEVEL: 'debug',
+  TRACKING_RATE_LIMIT_POINTS: '5',
+});
+
 beforeAll(async () => {
-  receiver = await startOtlpReceiver();
-  isolated = await startIsolatedSystem({
-    env: {
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-      OTEL_BSP_SCHEDULE_DELAY: '200',
-      OTEL_METRICS_EXPORTER: 'none',
-      OTEL_LOGS_EXPORTER: 'none',
-      // The gateway's access log (debug) writes every URL: redacted.
-      LOG_LEVEL: 'debug',
-      TRACKING_RATE_LIMIT_POINTS: '5',
-    },
-  });
-  merchant = await createMerchant({ rateLimit: 1000, natsUrl: isolated.infra.natsUrl });
+  merchant = await createMerchant({ rateLimit: 1000, natsUrl: traced.isolated.infra.natsUrl });
   token = `pd-${randomUUID().slice(0, 8)}`;
-  const created = await api(merchant.api_secret, isolated.system.gatewayUrl).post(
+  const created = await api(merchant.api_secret, traced.isolated.system.gatewayUrl).post(
     '/v1/affiliates',
     { first_name: 'Pia', last_name: 'Data', email: `pia-${token}@example.com`, token },
   );
   expect(created.status).toBe(200);
   affiliateId = created.body.id;
 }, 120_000);
-afterAll(async () => {
-  await isolated?.stop();
-  await receiver?.close();
-});
 
 const from = (ip: string) => ({
-  baseUrl: isolated.system.gatewayUrl,
+  baseUrl: traced.isolated.system.gatewayUrl,
   headers: { 'x-forwarded-for': ip },
 });
 
@@ -97,13 +84,13 @@ it('limits public tracking per client address behind a trusted proxy', async () 
 it('keeps no raw client address in spans, logs, MongoDB or Redis', async () => {
   // The gateway's server spans of the requests above have arrived (with their HTTP attributes).
   await eventually(async () =>
-    receiver.spans.some(
+    traced.receiver.spans.some(
       (s) => s.service === 'gateway' && s.kind === 2 && JSON.stringify(s).includes('/t/v1/leads'),
     )
       ? true
       : undefined,
   );
-  for (const span of receiver.spans) {
+  for (const span of traced.receiver.spans) {
     for (const key of CLIENT_ADDRESS_ATTRIBUTES) expect(span.attributes).not.toHaveProperty(key);
     const text = JSON.stringify(span.attributes);
     expect(text).not.toContain(address);
@@ -117,7 +104,7 @@ it('keeps no raw client address in spans, logs, MongoDB or Redis', async () => {
     if (text.includes(address) || text.includes(other)) throw new Error(`${file} holds it`);
   }
 
-  const mongo = await connectMongo(isolated.infra.mongoUrl, 'admin');
+  const mongo = await connectMongo(traced.isolated.infra.mongoUrl, 'admin');
   try {
     const client = mongo.getClient();
     const { databases } = await client.db('admin').admin().listDatabases();
@@ -138,7 +125,7 @@ it('keeps no raw client address in spans, logs, MongoDB or Redis', async () => {
     await mongo.close();
   }
 
-  const redis = new Redis(isolated.infra.redisUrl);
+  const redis = new Redis(traced.isolated.infra.redisUrl);
   try {
     const keys = await redis.keys('*');
     expect(keys.length).toBeGreaterThan(0);
@@ -149,36 +136,41 @@ it('keeps no raw client address in spans, logs, MongoDB or Redis', async () => {
 });
 
 it('redacts magic-link tokens and session ids from exported spans and logs', async () => {
-  const sso = await api(merchant.api_secret, isolated.system.gatewayUrl).get(
+  const sso = await api(merchant.api_secret, traced.isolated.system.gatewayUrl).get(
     `/v1/affiliates/${affiliateId}/sso`,
   );
   expect(sso.status).toBe(200);
   const link = new URL(sso.body.sso.url as string);
   const secret = link.searchParams.get('token')!;
   expect(secret.length).toBeGreaterThan(10);
-  const signedIn = await fetch(`${isolated.system.gatewayUrl}${link.pathname}${link.search}`, {
-    redirect: 'manual',
-  });
+  const signedIn = await fetch(
+    `${traced.isolated.system.gatewayUrl}${link.pathname}${link.search}`,
+    {
+      redirect: 'manual',
+    },
+  );
   expect(signedIn.status).toBe(303);
   const cookie = signedIn.headers.getSetCookie()[0]!.split(';')[0]!;
   const sessionId = cookie.slice(cookie.indexOf('=') + 1);
-  const dashboard = await fetch(`${isolated.system.gatewayUrl}/portal`, { headers: { cookie } });
+  const dashboard = await fetch(`${traced.isolated.system.gatewayUrl}/portal`, {
+    headers: { cookie },
+  });
   expect(dashboard.status).toBe(200);
   // Tokens that do not work are secrets of the same kind (a guess, or one already used).
   const guess = `guess${randomUUID().replaceAll('-', '')}`;
   for (const p of [`/portal/sso?token=${guess}`, `/portal/confirm-email?token=${guess}&x=1`])
-    await fetch(`${isolated.system.gatewayUrl}${p}`, { redirect: 'manual' });
+    await fetch(`${traced.isolated.system.gatewayUrl}${p}`, { redirect: 'manual' });
 
   const redacted = await eventually(async () => {
-    const spans = receiver.spans.filter((s) =>
+    const spans = traced.receiver.spans.filter((s) =>
       Object.values(s.attributes).some((v) => v.includes('/portal/confirm-email')),
     );
     return spans.length > 0 ? spans : undefined;
   });
   expect(JSON.stringify(redacted)).toContain('token=[redacted]');
   // The pages are the web service's: its spans are among those read below.
-  expect(receiver.spans.some((s) => s.service === 'web')).toBe(true);
-  for (const span of receiver.spans) {
+  expect(traced.receiver.spans.some((s) => s.service === 'web')).toBe(true);
+  for (const span of traced.receiver.spans) {
     const text = JSON.stringify(span);
     for (const s of [secret, sessionId, guess])
       if (text.includes(s)) throw new Error(`span ${span.name} holds a secret: ${text}`);

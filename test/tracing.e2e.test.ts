@@ -3,45 +3,30 @@
  * service, and the event it publishes and another service consumes, all share one trace id.
  */
 import { api } from './support/http';
-import { startIsolatedSystem, type IsolatedSystem } from './support/isolated-system';
 import { createMerchant } from './support/merchant';
-import { startOtlpReceiver } from './support/otlp-receiver';
+import { tracedSystemPerFile } from './support/traced-system';
 import { eventually } from './support/processor';
 
-let isolated: IsolatedSystem;
-let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
-
-beforeAll(async () => {
-  receiver = await startOtlpReceiver();
-  isolated = await startIsolatedSystem({
-    env: {
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-      OTEL_BSP_SCHEDULE_DELAY: '200',
-      OTEL_METRICS_EXPORTER: 'none',
-      OTEL_LOGS_EXPORTER: 'none',
-    },
-  });
-}, 120_000);
-afterAll(async () => {
-  await isolated?.stop();
-  await receiver?.close();
-});
+const traced = tracedSystemPerFile();
 
 it('shows POST /v1/affiliates as one trace across gateway, affiliate and tracking', async () => {
   const merchant = await createMerchant();
-  const res = await api(merchant.api_secret, isolated.system.gatewayUrl).post('/v1/affiliates', {
-    first_name: 'Trace',
-    last_name: 'Able',
-    email: `trace-${Date.now()}@example.com`,
-  });
+  const res = await api(merchant.api_secret, traced.isolated.system.gatewayUrl).post(
+    '/v1/affiliates',
+    {
+      first_name: 'Trace',
+      last_name: 'Able',
+      email: `trace-${Date.now()}@example.com`,
+    },
+  );
   expect(res.status).toBe(200);
 
   const trace = await eventually(async () => {
-    const rpc = receiver.spans.find(
+    const rpc = traced.receiver.spans.find(
       (s) => s.service === 'affiliate' && s.name === 'rpc.affiliate.createAffiliate process',
     );
     if (!rpc) return undefined;
-    const spans = receiver.spans.filter((s) => s.traceId === rpc.traceId);
+    const spans = traced.receiver.spans.filter((s) => s.traceId === rpc.traceId);
     // The tracking service consumes affiliate.created into its read model in the same trace.
     return spans.some((s) => s.service === 'tracking' && s.name === 'evt.affiliate.created process')
       ? spans
