@@ -18,6 +18,7 @@ import { TopAffiliates, affiliateTopModel, type TopDoc } from '../src/data/top-a
 import type { CountedStore } from '../src/domain/ports';
 import { ReferralCounts } from '../src/domain/referral-counts';
 import { TOP_KEPT } from '../src/domain/top-list';
+import { affiliateRecord } from './support/affiliate-record';
 
 const log = createLogger('test', 'silent');
 let mongo: Connection;
@@ -69,23 +70,9 @@ afterAll(async () => {
 async function affiliatesOf(merchantId: string, n: number, conversions = () => 0) {
   const start = Date.now() - 1_000_000;
   const docs = Array.from({ length: n }, (_, i) => {
-    const id = `aff_${randomUUID()}`;
     const at = new Date(start + (i - (i % 3 === 2 ? 1 : 0)) * 1000);
     return {
-      _id: id,
-      merchant_id: merchantId,
-      campaign_id: 'c1',
-      state: 'active',
-      first_name: 'A',
-      last_name: 'B',
-      email: `${id}@example.com`,
-      receive_new_commission_notifications: true,
-      customer_key: `none:${id}`,
-      visitors: 0,
-      leads: 0,
-      conversions: conversions(),
-      created_at: at,
-      updated_at: at,
+      ...affiliateRecord(merchantId, at, { conversions: conversions() }),
       pending_events: [],
     };
   });
