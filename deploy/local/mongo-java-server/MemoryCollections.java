@@ -3,14 +3,12 @@
 import de.bwaldvogel.mongo.MongoDatabase;
 import de.bwaldvogel.mongo.backend.CollectionOptions;
 import de.bwaldvogel.mongo.backend.CursorRegistry;
-import de.bwaldvogel.mongo.backend.Index;
 import de.bwaldvogel.mongo.backend.QueryResult;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import de.bwaldvogel.mongo.backend.memory.MemoryCollection;
 import de.bwaldvogel.mongo.backend.memory.MemoryDatabase;
 import de.bwaldvogel.mongo.bson.Document;
 import java.util.Comparator;
-import java.util.List;
 import java.util.stream.Stream;
 
 final class IdFirstMemoryBackend extends MemoryBackend {
@@ -32,11 +30,8 @@ final class IdFirstMemoryCollection extends MemoryCollection {
 
     @Override
     protected QueryResult queryDocuments(Document query, Document orderBy, int skip, int limit, int batchSize, Document projection) {
-        Document idOnly = Queries.idPart(query);
-        Index<Integer> index = idOnly == null ? null : Queries.idIndex(getIndexes(), idOnly);
-        if (index != null) return matchDocuments(query, index.getPositions(idOnly), orderBy, skip, limit, batchSize, projection);
-        Iterable<Integer> points = Queries.pointPositions(getIndexes(), Queries.pointQueries(query));
-        if (points != null) return matchDocuments(query, points, orderBy, skip, limit, batchSize, projection);
+        Iterable<Integer> positions = Queries.indexedPositions(getIndexes(), query);
+        if (positions != null) return matchDocuments(query, positions, orderBy, skip, limit, batchSize, projection);
         return super.queryDocuments(query, orderBy, skip, limit, batchSize, projection);
     }
 
@@ -49,14 +44,7 @@ final class IdFirstMemoryCollection extends MemoryCollection {
     @Override
     protected QueryResult matchDocumentsFromStream(Document query, Stream<Document> documents, int skip, int limit,
             int batchSize, Comparator<Document> order, Document projection) {
-        if (order == null) return super.matchDocumentsFromStream(query, documents, skip, limit, batchSize, null, projection);
-        // Decided before the stream is touched: a stream used once (even by `filter`) cannot be
-        // handed on (a sorted find without a limit failed with "stream has already been operated
-        // upon or closed").
-        if (!Queries.keepsTopPage(skip, limit)) {
-            return super.matchDocumentsFromStream(query, documents, skip, limit, batchSize, Queries.TimeLimit.checked(order), projection);
-        }
-        List<Document> page = Queries.topPage(documents.filter(d -> documentMatchesQuery(d, query)), order, skip, limit);
-        return super.matchDocumentsFromStream(query, page.stream(), 0, 0, batchSize, null, projection);
+        return Queries.sortedPage(query, documents, skip, limit, batchSize, order, projection,
+                document -> documentMatchesQuery(document, query), super::matchDocumentsFromStream);
     }
 }

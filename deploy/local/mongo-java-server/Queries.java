@@ -1,5 +1,6 @@
 // Query helpers shared by the launcher's collections of both backends (see Main.java).
 import de.bwaldvogel.mongo.backend.Index;
+import de.bwaldvogel.mongo.backend.QueryResult;
 import de.bwaldvogel.mongo.bson.Document;
 import de.bwaldvogel.mongo.exception.MongoServerError;
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -66,6 +68,17 @@ final class Queries {
         return null;
     }
 
+    /**
+     * Where the documents of a query are, from an index that answers its `_id` part or else its
+     * point queries; null when neither is answered (the collection's own plan then runs).
+     */
+    static <P> Iterable<P> indexedPositions(List<Index<P>> indexes, Document query) {
+        Document idOnly = idPart(query);
+        Index<P> index = idOnly == null ? null : idIndex(indexes, idOnly);
+        if (index != null) return index.getPositions(idOnly);
+        return pointPositions(indexes, pointQueries(query));
+    }
+
     /** Above this many documents kept for a sorted page, the whole match is sorted instead. */
     static final int TOP_KEPT_MAX = 100_000;
 
@@ -95,6 +108,31 @@ final class Queries {
         List<Document> sorted = new ArrayList<>(heap);
         sorted.sort(order);
         return sorted.size() <= skip ? List.of() : sorted.subList(skip, sorted.size());
+    }
+
+    /** A collection's own `matchDocumentsFromStream` (the server's), which `sortedPage` hands on to. */
+    @FunctionalInterface
+    interface StreamMatch {
+        QueryResult match(Document query, Stream<Document> documents, int skip, int limit, int batchSize,
+                Comparator<Document> order, Document projection);
+    }
+
+    /**
+     * A collection's `matchDocumentsFromStream` for both backends: a sorted page `keepsTopPage`
+     * accepts is cut by `topPage` from the documents `matches` keeps, and handed on already in
+     * order; any other read goes to the server's own (`serverMatch`), its sort under the time limit.
+     */
+    static QueryResult sortedPage(Document query, Stream<Document> documents, int skip, int limit, int batchSize,
+            Comparator<Document> order, Document projection, Predicate<Document> matches, StreamMatch serverMatch) {
+        if (order == null) return serverMatch.match(query, documents, skip, limit, batchSize, null, projection);
+        // Decided before the stream is touched: a stream used once (even by `filter`) cannot be
+        // handed on (a sorted find without a limit failed with "stream has already been operated
+        // upon or closed").
+        if (!keepsTopPage(skip, limit)) {
+            return serverMatch.match(query, documents, skip, limit, batchSize, TimeLimit.checked(order), projection);
+        }
+        List<Document> page = topPage(documents.filter(matches), order, skip, limit);
+        return serverMatch.match(query, page.stream(), 0, 0, batchSize, null, projection);
     }
 
     /**
