@@ -5,12 +5,7 @@
  * commands that took the time, per round (one page request and its REST request(s)). A command
  * only the page makes shows once per round; one both sides make, twice.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
-
-/** The processes write their totals every 2 s; waiting this long sees the latest. */
-const FLUSH_MS = 2_500;
+import { flushedTotals, readCommandStats } from './command-stats-files';
 
 export interface DbCost {
   /** `<database>.<collection> <command> <filter shape>`. */
@@ -26,12 +21,10 @@ export class DbTimeMeter {
   constructor(private readonly prefix: string) {}
 
   async start(): Promise<{ end(rounds: number, top?: number): Promise<DbCost[]> }> {
-    await delay(FLUSH_MS);
-    const before = this.read();
+    const before = await flushedTotals(() => this.read());
     return {
       end: async (rounds, top = 3) => {
-        await delay(FLUSH_MS);
-        const after = this.read();
+        const after = await flushedTotals(() => this.read());
         return (
           [...after]
             .map(([key, t]) => {
@@ -52,25 +45,13 @@ export class DbTimeMeter {
   }
 
   private read(): Totals {
-    const dir = path.dirname(this.prefix);
-    const base = `${path.basename(this.prefix)}.`;
     const totals: Totals = new Map();
-    for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
-      if (!name.startsWith(base) || !name.endsWith('.json')) continue;
-      const database = name.slice(base.length).split('.')[0];
-      let rows: { key: string; count: number; totalMs: number }[];
-      try {
-        rows = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8'));
-      } catch {
-        continue; // being replaced: the next read sees it
-      }
-      for (const row of rows) {
-        const key = `${database}.${row.key}`;
-        const t = totals.get(key) ?? { count: 0, totalMs: 0 };
-        t.count += row.count;
-        t.totalMs += row.totalMs;
-        totals.set(key, t);
-      }
+    for (const row of readCommandStats(this.prefix)) {
+      const key = `${row.database}.${row.key}`;
+      const t = totals.get(key) ?? { count: 0, totalMs: 0 };
+      t.count += row.count;
+      t.totalMs += row.totalMs;
+      totals.set(key, t);
     }
     return totals;
   }

@@ -6,13 +6,9 @@
  * every file, before and after; a file that appeared meanwhile (a restarted service) counts from
  * zero. So a change that adds a write to an event's path shows here as a number.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
+import { flushedTotals, readCommandStats } from './command-stats-files';
 
 const WRITE_COMMANDS = new Set(['insert', 'update', 'delete', 'findAndModify']);
-/** The processes write their totals every 2 s; waiting this long sees the latest. */
-const FLUSH_MS = 2_500;
 
 export interface WriteAccount {
   events: number;
@@ -28,12 +24,10 @@ export class WriteMeter {
 
   /** Opens a window on the totals as the files show them after a flush. */
   async start(): Promise<{ end(events: number): Promise<WriteAccount> }> {
-    await delay(FLUSH_MS);
-    const before = this.read();
+    const before = await flushedTotals(() => this.read());
     return {
       end: async (events) => {
-        await delay(FLUSH_MS);
-        const after = this.read();
+        const after = await flushedTotals(() => this.read());
         const rows = [...after]
           .map(([key, docs]) => ({ key, perEvent: (docs - (before.get(key) ?? 0)) / events }))
           .filter((row) => row.perEvent >= 0.005)
@@ -49,24 +43,12 @@ export class WriteMeter {
 
   /** Documents written, by `<database>.<collection> <command>`, summed over every process. */
   private read(): Totals {
-    const dir = path.dirname(this.prefix);
-    const base = `${path.basename(this.prefix)}.`;
     const totals: Totals = new Map();
-    for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
-      if (!name.startsWith(base) || !name.endsWith('.json')) continue;
-      const database = name.slice(base.length).split('.')[0];
-      let rows: { key: string; docs: number }[];
-      try {
-        rows = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8'));
-      } catch {
-        continue; // being rewritten this instant; its next flush is read at the window's end
-      }
-      for (const row of rows) {
-        const [collection, command] = row.key.split(' ');
-        if (!command || !WRITE_COMMANDS.has(command)) continue;
-        const key = `${database}.${collection} ${command}`;
-        totals.set(key, (totals.get(key) ?? 0) + row.docs);
-      }
+    for (const row of readCommandStats(this.prefix)) {
+      const [collection, command] = row.key.split(' ');
+      if (!command || !WRITE_COMMANDS.has(command)) continue;
+      const key = `${row.database}.${collection} ${command}`;
+      totals.set(key, (totals.get(key) ?? 0) + row.docs);
     }
     return totals;
   }
