@@ -3,7 +3,6 @@
  * a database of the test file's own, tracking's referral writes with their counts, and a
  * referral record to write.
  */
-import { randomUUID } from 'node:crypto';
 import type { Connection, Model } from 'mongoose';
 import {
   MerchantCounts,
@@ -18,7 +17,9 @@ import { referralModel, type ReferralDocument } from '../../src/data/referral.sc
 import { STALE_MS, type ReferralTallies, type Reservation } from '../../src/data/referral-tallies';
 import { tallyModels, type TallyModels } from '../../src/data/referral-tally.schema';
 import { TallySweep } from '../../src/data/tally-sweep';
+import { newReferral } from '../../src/domain/new-referral';
 import type { ReferralRecord } from '../../src/domain/records';
+import { affiliateView, campaignView } from '../../../../test/support/view-fixtures';
 
 export interface ReferralStore {
   mongo: Connection;
@@ -81,35 +82,21 @@ export function countedWriter(
   return { referrals, sweep };
 }
 
-/** A visitor's referral (a lead's, if asked) made now, with no link, coupon or customer unless given. */
+/**
+ * A visitor's referral (a lead's, if asked) made now, as tracking makes one (`newReferral`): of
+ * affiliate `a1` and campaign `c1` (its referrals expire in a day), with no link, coupon or
+ * customer unless given.
+ */
 export function referralRecord(
   merchantId: string,
   { lead = false, ...fields }: { lead?: boolean } & Partial<ReferralRecord> = {},
 ): ReferralRecord {
-  const id = randomUUID();
   const now = new Date();
-  return {
-    _id: id,
-    merchant_id: merchantId,
-    link_id: null,
-    affiliate_id: 'a1',
-    campaign_id: 'c1',
-    coupon_id: null,
-    visits: 1,
-    email: null,
-    customer: null,
-    processor_customer_id: null,
-    customer_key: `none:${id}`,
-    processor_account_id: null,
+  const campaign = campaignView({ id: 'c1', days_before_referrals_expire: 1 });
+  const affiliate = affiliateView({ id: 'a1' });
+  return newReferral(merchantId, { link: null, affiliate, campaign }, now, {
     conversion_state: lead ? 'lead' : 'visitor',
     became_lead_at: lead ? now : null,
-    became_conversion_at: null,
-    expires_at: new Date(now.getTime() + 86_400_000),
-    deactivated_at: null,
-    landing_url: null,
-    referrer: null,
-    created_at: now,
-    updated_at: now,
     ...fields,
-  };
+  });
 }
