@@ -10,7 +10,13 @@ import { api } from './support/http';
 import { findEvents } from './support/events';
 import { createAffiliate } from './support/journey';
 import { createMerchant, type TestMerchant } from './support/merchant';
-import { csrfOf, portalRequest, signIn } from './support/portal';
+import {
+  confirmByMailedLink,
+  csrfOf,
+  mailedLinkPath,
+  portalRequest,
+  signIn,
+} from './support/portal';
 import { campaignPayingAtOnce, paidJourney } from './support/portal-journey';
 import { eventually } from './support/processor';
 import { mailsTo, refusedDeliveries, type ReceivedMail } from './support/smtp-sink';
@@ -33,19 +39,8 @@ const waitForMail = (to: string, subject: RegExp, count = 1) =>
     const mails = mailsTo(to).filter((m) => subject.test(m.subject));
     return mails.length >= count ? mails : undefined;
   }, 20_000);
-const linkIn = (mail: ReceivedMail) => {
-  const url = /https?:\/\/\S+\/portal\/confirm-email\?token=[A-Za-z0-9_-]+/.exec(mail.text)?.[0];
-  if (!url) throw new Error(`no confirmation link in: ${mail.text}`);
-  return url.slice(url.indexOf('/portal/'));
-};
-/** Opens the mailed link (a page with a button, so link scanners use nothing up) and confirms. */
-async function confirmByLink(path: string) {
-  const opened = await portalRequest(path);
-  expect(opened.status).toBe(200);
-  const token = /name="token" value="([^"]*)"/.exec(opened.text)?.[1] ?? '';
-  expect(path).toContain(`token=${token}`);
-  return portalRequest('/portal/confirm-email', { form: { token } });
-}
+const linkIn = (mail: ReceivedMail) => mailedLinkPath(mail.text, 'confirm-email');
+const confirmByLink = (path: string) => confirmByMailedLink(path, 'confirm-email');
 const sentMail = (key: string) =>
   affiliateDb.collection('sent_mails').findOne({ _id: key as never });
 

@@ -8,7 +8,13 @@ import { randomUUID } from 'node:crypto';
 import { api } from './support/http';
 import { createAffiliate } from './support/journey';
 import { createMerchant, type TestMerchant } from './support/merchant';
-import { csrfOf, portalRequest, signIn } from './support/portal';
+import {
+  confirmByMailedLink,
+  csrfOf,
+  mailedLinkPath,
+  portalRequest,
+  signIn,
+} from './support/portal';
 import { campaignPayingAtOnce, paidJourney } from './support/portal-journey';
 import { eventually } from './support/processor';
 import { mailsTo, type ReceivedMail } from './support/smtp-sink';
@@ -37,19 +43,8 @@ const address = (tag: string) => `${tag}-${randomUUID()}@example.com`;
 const WALLET_MAIL = /Confirm your new payout wallet/;
 const waitForMail = (to: string) =>
   eventually(async () => mailsTo(to).find((m) => WALLET_MAIL.test(m.subject)), 20_000);
-const linkIn = (mail: ReceivedMail) => {
-  const url = /https?:\/\/\S+\/portal\/confirm-wallet\?token=[A-Za-z0-9_-]+/.exec(mail.text)?.[0];
-  if (!url) throw new Error(`no wallet confirmation link in: ${mail.text}`);
-  return url.slice(url.indexOf('/portal/'));
-};
-/** Opens the mailed link (a page with a button: a link scanner uses nothing up) and confirms. */
-async function confirmByLink(path: string) {
-  const opened = await portalRequest(path);
-  expect(opened.status).toBe(200);
-  const token = /name="token" value="([^"]*)"/.exec(opened.text)?.[1] ?? '';
-  expect(path).toContain(`token=${token}`);
-  return portalRequest('/portal/confirm-wallet', { form: { token } });
-}
+const linkIn = (mail: ReceivedMail) => mailedLinkPath(mail.text, 'confirm-wallet');
+const confirmByLink = (path: string) => confirmByMailedLink(path, 'confirm-wallet');
 const affiliateOf = async (id: string) =>
   (await api(merchant.api_secret).get(`/v1/affiliates/${id}`)).body;
 

@@ -68,3 +68,25 @@ export function csrfOf(html: string): string {
   if (!match) throw new Error('no CSRF token in the page');
   return match[1]!;
 }
+
+/** A page a mailed single-use link opens: a new account e-mail's or a new payout wallet's. */
+export type ConfirmationPage = 'confirm-email' | 'confirm-wallet';
+
+/** The path (from `/portal/`) of the `page` link in a mail's text. */
+export function mailedLinkPath(text: string, page: ConfirmationPage): string {
+  const url = new RegExp(`https?://\\S+/portal/${page}\\?token=[A-Za-z0-9_-]+`).exec(text)?.[0];
+  if (!url) throw new Error(`no ${page} link in: ${text}`);
+  return url.slice(url.indexOf('/portal/'));
+}
+
+/**
+ * Opens a mailed link (a page with a button, so link scanners use nothing up) and confirms with
+ * the token that page carries.
+ */
+export async function confirmByMailedLink(path: string, page: ConfirmationPage) {
+  const opened = await portalRequest(path);
+  expect(opened.status).toBe(200);
+  const token = /name="token" value="([^"]*)"/.exec(opened.text)?.[1] ?? '';
+  expect(path).toContain(`token=${token}`);
+  return portalRequest(`/portal/${page}`, { form: { token } });
+}
