@@ -100,22 +100,25 @@ export function optionalEnum<const T extends readonly [string, ...string[]]>(
   );
 }
 
-/** Whole number from a JSON number or a form string; blank means absent. */
-export function optionalInteger(label: string, opts: { min?: number; max?: number } = {}) {
-  let schema = z.number({ error: `${label} is not a number` }).int({
-    error: `${label} must be an integer`,
-  });
-  if (opts.min !== undefined)
-    schema = schema.min(opts.min, {
-      error: `${label} must be greater than or equal to ${opts.min}`,
-    });
-  if (opts.max !== undefined)
-    schema = schema.max(opts.max, { error: `${label} must be less than or equal to ${opts.max}` });
-  return z.preprocess(toNumber, schema.nullable().optional());
+interface NumberBounds {
+  min?: number;
+  max?: number;
 }
 
-export function optionalNumber(label: string, opts: { min?: number; max?: number } = {}) {
-  let schema = z.number({ error: `${label} is not a number` });
+/** Whole number from a JSON number or a form string; blank means absent. */
+export function optionalInteger(label: string, opts: NumberBounds = {}) {
+  const integer = z.number({ error: `${label} is not a number` }).int({
+    error: `${label} must be an integer`,
+  });
+  return optionalBounded(integer, label, opts);
+}
+
+export function optionalNumber(label: string, opts: NumberBounds = {}) {
+  return optionalBounded(z.number({ error: `${label} is not a number` }), label, opts);
+}
+
+/** `schema` within the bounds given, from a JSON number or a form string; blank means absent. */
+function optionalBounded(schema: z.ZodNumber, label: string, opts: NumberBounds) {
   if (opts.min !== undefined)
     schema = schema.min(opts.min, {
       error: `${label} must be greater than or equal to ${opts.min}`,
