@@ -6,7 +6,7 @@
  * unchanged (ChaosClient); what the journey saw is kept for the final checks.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { sign } from '../support/processor';
+import { signedProcessorEvent } from '../support/processor';
 import type { TestMerchant } from '../support/merchant';
 import type { ChaosClient } from './client';
 
@@ -82,25 +82,15 @@ export interface JourneyContext {
 }
 
 function processorEvent(ctx: JourneyContext, eventId: string, type: string, object: object) {
-  const body = JSON.stringify({
+  // A retry is the processor redelivering the same event: same id, body and signature.
+  const signed = signedProcessorEvent(ctx.merchant.processor_signing_secret, {
     id: eventId,
     type,
-    created: Math.floor(Date.now() / 1000),
+    object,
     account: 'acct_chaos',
-    livemode: false,
-    data: { object },
   });
-  // A retry is the processor redelivering the same event: same id, body and signature.
-  const timestamp = Math.floor(Date.now() / 1000);
-  const signature = sign(ctx.merchant.processor_signing_secret, timestamp, body);
   return ctx.client
-    .send('POST', `/hooks/processor/${ctx.merchant.public_key}`, {
-      rawBody: body,
-      headers: {
-        'content-type': 'application/json',
-        'processor-signature': `t=${timestamp},v1=${signature}`,
-      },
-    })
+    .send('POST', `/hooks/processor/${ctx.merchant.public_key}`, signed)
     .then((res) => expectStatus(res, 200, `${type} ${eventId}`));
 }
 

@@ -7,6 +7,34 @@ export function sign(secret: string, timestamp: number, body: string): string {
   return createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
 }
 
+/**
+ * An event as the processor posts it: its JSON body and headers, the signature made with
+ * `secret` at `timestamp` (now by default). Sending it again is the processor redelivering it.
+ */
+export function signedProcessorEvent(
+  secret: string,
+  event: { id: string; type: string; object: object; account: string },
+  timestamp?: number,
+): { rawBody: string; headers: Record<string, string> } {
+  const rawBody = JSON.stringify({
+    id: event.id,
+    type: event.type,
+    created: Math.floor(Date.now() / 1000),
+    account: event.account,
+    livemode: false,
+    data: { object: event.object },
+  });
+  const t = timestamp ?? Math.floor(Date.now() / 1000);
+  const signature = sign(secret, t, rawBody);
+  return {
+    rawBody,
+    headers: {
+      'content-type': 'application/json',
+      'processor-signature': `t=${t},v1=${signature}`,
+    },
+  };
+}
+
 export async function sendProcessorEvent(
   merchant: TestMerchant,
   type: string,
@@ -14,22 +42,13 @@ export async function sendProcessorEvent(
   opts: { id?: string; secret?: string; timestamp?: number; baseUrl?: string } = {},
 ): Promise<ApiResponse & { eventId: string }> {
   const eventId = opts.id ?? `evt_${randomUUID()}`;
-  const body = JSON.stringify({
-    id: eventId,
-    type,
-    created: Math.floor(Date.now() / 1000),
-    account: 'acct_test',
-    livemode: false,
-    data: { object },
-  });
-  const timestamp = opts.timestamp ?? Math.floor(Date.now() / 1000);
-  const signature = sign(opts.secret ?? merchant.processor_signing_secret, timestamp, body);
+  const signed = signedProcessorEvent(
+    opts.secret ?? merchant.processor_signing_secret,
+    { id: eventId, type, object, account: 'acct_test' },
+    opts.timestamp,
+  );
   const res = await request('POST', `/hooks/processor/${merchant.public_key}`, {
-    rawBody: body,
-    headers: {
-      'content-type': 'application/json',
-      'processor-signature': `t=${timestamp},v1=${signature}`,
-    },
+    ...signed,
     baseUrl: opts.baseUrl,
   });
   return { ...res, eventId };
