@@ -150,26 +150,22 @@ it('writes what a run that died halfway left unwritten: the commission, or the s
     const rerun = async (s: ReturnType<typeof scenario>, charge: ProcessorCharge) => {
       await publishHandled(sut.component.nc, tracking, CHARGES_DURABLE, [s.attributed(charge)]);
     };
+    /** A charge run once, its records in `lost` deleted, then run again: one sale, one commission. */
+    const rerunWithout = async (lost: typeof sales) => {
+      const s = scenario();
+      const charge = s.charge();
+      await rerun(s, charge);
+      await awaitEvents(sut.component.natsUrl, commissions, 'commission.created', s.merchantId);
+      await lost.deleteMany({ merchant_id: s.merchantId });
+      await rerun(s, charge);
+      expect(await stored.countDocuments({ merchant_id: s.merchantId })).toBe(1);
+      expect(await sales.countDocuments({ merchant_id: s.merchantId })).toBe(1);
+    };
 
     // Only the sale was written: the re-run decides the commission.
-    const a = scenario();
-    const chargeA = a.charge();
-    await rerun(a, chargeA);
-    await awaitEvents(sut.component.natsUrl, commissions, 'commission.created', a.merchantId);
-    await stored.deleteMany({ merchant_id: a.merchantId });
-    await rerun(a, chargeA);
-    expect(await stored.countDocuments({ merchant_id: a.merchantId })).toBe(1);
-    expect(await sales.countDocuments({ merchant_id: a.merchantId })).toBe(1);
-
+    await rerunWithout(stored);
     // Only the commission was written: the re-run writes the sale and no second commission.
-    const b = scenario();
-    const chargeB = b.charge();
-    await rerun(b, chargeB);
-    await awaitEvents(sut.component.natsUrl, commissions, 'commission.created', b.merchantId);
-    await sales.deleteMany({ merchant_id: b.merchantId });
-    await rerun(b, chargeB);
-    expect(await sales.countDocuments({ merchant_id: b.merchantId })).toBe(1);
-    expect(await stored.countDocuments({ merchant_id: b.merchantId })).toBe(1);
+    await rerunWithout(sales);
   });
 });
 
