@@ -9,84 +9,40 @@
  * The ack waits 6 s for first answers here (`WEBHOOK_FIRST_ANSWER_WAIT_MS`), so the kill lands
  * before it on a busy machine; the event comes back after the consumer's 10 s ack wait.
  */
-import { api } from './support/http';
-import { startIsolatedSystem, type IsolatedSystem } from './support/isolated-system';
-import { createMerchant } from './support/merchant';
+import { receiversPerTest, webhookMerchant, webhookSystemPerFile } from './support/webhook-system';
 import { waitForDelivery, waitForLog } from '../services/webhook/test/support/delivery-log';
-import {
-  ofType,
-  startReceiver,
-  type WebhookReceiver,
-} from '../services/webhook/test/support/webhook-receiver';
+import { ofType, type WebhookReceiver } from '../services/webhook/test/support/webhook-receiver';
 
 const COMES_BACK_MS = 45_000;
 
-let isolated: IsolatedSystem;
-beforeAll(async () => {
-  isolated = await startIsolatedSystem({
-    env: {
-      WEBHOOK_FIRST_ANSWER_WAIT_MS: '6000',
-      WEBHOOK_POLL_MS: '100',
-      // Its own deliveries: the shared system's webhook service must not send these.
-      WEBHOOK_MONGO_DB: `webhook_crash_${Date.now()}`,
-    },
-  });
-  // One delivery first: a fresh process's first request (connections, compiling) can be slow.
-  const warmUp = await startReceiver();
-  try {
-    const { client, endpoints, createAffiliate } = await setUp([warmUp]);
-    await createAffiliate();
-    await waitForDelivery(client.get, endpoints[0]!.id, (d) => d.state === 'delivered');
-  } finally {
-    await warmUp.stop();
-  }
-}, 120_000);
-afterAll(async () => {
-  await isolated?.stop();
-});
+// The first delivery warms the process up: its first request can be slow.
+const sys = webhookSystemPerFile(
+  'webhook_crash',
+  { WEBHOOK_FIRST_ANSWER_WAIT_MS: '6000', WEBHOOK_POLL_MS: '100' },
+  { warmUp: true },
+);
 
-let seq = 0;
 /** A fresh merchant with one endpoint per receiver, subscribed to affiliate.created. */
 async function setUp(receivers: WebhookReceiver[]) {
-  const merchant = await createMerchant({ rateLimit: 1000 });
-  const client = api(merchant.api_secret, isolated.system.gatewayUrl);
+  const { client, addEndpoint, createAffiliate } = await webhookMerchant(
+    sys.isolated.system.gatewayUrl,
+    { first: 'Crash', last: 'Test' },
+  );
   const endpoints = [];
-  for (const receiver of receivers) {
-    const endpoint = await client.post('/v1/webhook_endpoints', {
-      url: receiver.url,
-      'events[]': ['affiliate.created'],
-    });
-    expect(endpoint.status).toBe(200);
-    endpoints.push(endpoint.body);
-  }
-  const createAffiliate = async () => {
-    const created = await client.post('/v1/affiliates', {
-      first_name: 'Crash',
-      last_name: 'Test',
-      email: `crash${Date.now()}${++seq}@example.com`,
-    });
-    expect(created.status).toBe(200);
-  };
-  return { client, endpoints, createAffiliate };
+  for (const receiver of receivers) endpoints.push(await addEndpoint(receiver.url));
+  const created = async () => expect((await createAffiliate()).status).toBe(200);
+  return { client, endpoints, createAffiliate: created };
 }
 
 async function killAndRestartWebhook(): Promise<void> {
-  await isolated.system.stopProcess('webhook', 'SIGKILL');
-  await isolated.system.startProcess('webhook');
+  await sys.isolated.system.stopProcess('webhook', 'SIGKILL');
+  await sys.isolated.system.startProcess('webhook');
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 1500));
 
 describe('a webhook process killed around the write of a first answer', () => {
-  const receivers: WebhookReceiver[] = [];
-  afterEach(async () => {
-    await Promise.all(receivers.splice(0).map((r) => r.stop()));
-  });
-  async function receiver(): Promise<WebhookReceiver> {
-    const started = await startReceiver();
-    receivers.push(started);
-    return started;
-  }
+  const receiver = receiversPerTest();
 
   it('sends the same webhook-id again when killed after the request arrived, and logs it delivered once', async () => {
     const held = await receiver();

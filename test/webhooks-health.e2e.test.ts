@@ -11,16 +11,10 @@
  */
 import { Webhook } from 'standardwebhooks';
 import { webhookEndpointDisabledSchema } from '@aff/contracts';
-import { api } from './support/http';
-import { startIsolatedSystem, type IsolatedSystem } from './support/isolated-system';
-import { createMerchant } from './support/merchant';
+import type { api } from './support/http';
+import { receiversPerTest, webhookMerchant, webhookSystemPerFile } from './support/webhook-system';
 import { waitForDelivery, waitForLog } from '../services/webhook/test/support/delivery-log';
-import {
-  ofType,
-  startReceiver,
-  type ReceivedRequest,
-  type WebhookReceiver,
-} from '../services/webhook/test/support/webhook-receiver';
+import { ofType, type ReceivedRequest } from '../services/webhook/test/support/webhook-receiver';
 
 const TIME_SCALE = 0.00005;
 const HOUR = 3_600_000;
@@ -28,55 +22,30 @@ const DISABLE_AFTER_MS = 16 * HOUR; // 2.88 s scaled
 const OVERLAP_MS = 100_000_000; // 5 s scaled
 const RETENTION_MS = 80_000_000; // 4 s scaled
 
-let isolated: IsolatedSystem;
-beforeAll(async () => {
-  isolated = await startIsolatedSystem({
-    env: {
-      WEBHOOK_TIME_SCALE: String(TIME_SCALE),
-      WEBHOOK_TIMEOUT_MS: '500',
-      WEBHOOK_POLL_MS: '100',
-      WEBHOOK_DISABLE_AFTER_MS: String(DISABLE_AFTER_MS),
-      WEBHOOK_SECRET_OVERLAP_MS: String(OVERLAP_MS),
-      WEBHOOK_LOG_RETENTION_MS: String(RETENTION_MS),
-      WEBHOOK_PRUNE_INTERVAL_MS: '500',
-      OUTBOX_SWEEP_MS: '200',
-      WEBHOOK_MONGO_DB: `webhook_health_${Date.now()}`,
-    },
-  });
-}, 120_000);
-afterAll(async () => {
-  await isolated?.stop();
+const sys = webhookSystemPerFile('webhook_health', {
+  WEBHOOK_TIME_SCALE: String(TIME_SCALE),
+  WEBHOOK_TIMEOUT_MS: '500',
+  WEBHOOK_POLL_MS: '100',
+  WEBHOOK_DISABLE_AFTER_MS: String(DISABLE_AFTER_MS),
+  WEBHOOK_SECRET_OVERLAP_MS: String(OVERLAP_MS),
+  WEBHOOK_LOG_RETENTION_MS: String(RETENTION_MS),
+  WEBHOOK_PRUNE_INTERVAL_MS: '500',
+  OUTBOX_SWEEP_MS: '200',
 });
 
-const receivers: WebhookReceiver[] = [];
-async function receiver(): Promise<WebhookReceiver> {
-  const started = await startReceiver();
-  receivers.push(started);
-  return started;
-}
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.stop()));
-});
+const receiver = receiversPerTest();
 
-let seq = 0;
 async function merchantClient() {
-  const merchant = await createMerchant({ rateLimit: 1000 });
-  const client = api(merchant.api_secret, isolated.system.gatewayUrl);
-  const addEndpoint = async (url: string, events: string[]) => {
-    const created = await client.post('/v1/webhook_endpoints', { url, 'events[]': events });
-    expect(created.status).toBe(200);
-    return created.body;
+  const { client, addEndpoint, createAffiliate } = await webhookMerchant(
+    sys.isolated.system.gatewayUrl,
+    { first: 'Health', last: 'Check' },
+  );
+  const created = async () => {
+    const res = await createAffiliate();
+    expect(res.status).toBe(200);
+    return res.body;
   };
-  const createAffiliate = async () => {
-    const created = await client.post('/v1/affiliates', {
-      first_name: 'Health',
-      last_name: 'Check',
-      email: `health${Date.now()}${++seq}@example.com`,
-    });
-    expect(created.status).toBe(200);
-    return created.body;
-  };
-  return { client, addEndpoint, createAffiliate };
+  return { client, addEndpoint, createAffiliate: created };
 }
 
 async function waitForEndpoint(

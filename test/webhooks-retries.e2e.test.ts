@@ -4,9 +4,7 @@
  * webhook-id, a receiver that never answers is retried, a receiver that is down and comes back
  * gets everything, a killed webhook service resumes its stored schedule, and it gives up.
  */
-import { api } from './support/http';
-import { startIsolatedSystem, type IsolatedSystem } from './support/isolated-system';
-import { createMerchant } from './support/merchant';
+import { webhookMerchant, webhookSystemPerFile } from './support/webhook-system';
 import { waitForDelivery, waitForLog } from '../services/webhook/test/support/delivery-log';
 import {
   ofType,
@@ -23,51 +21,25 @@ const WINDOW_MS = 3 * 24 * 3600 * 1000 * TIME_SCALE;
  */
 const REQUEST_TIMEOUT_MS = 2_000;
 
-let isolated: IsolatedSystem;
-beforeAll(async () => {
-  isolated = await startIsolatedSystem({
-    env: {
-      WEBHOOK_TIME_SCALE: String(TIME_SCALE),
-      WEBHOOK_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
-      WEBHOOK_POLL_MS: '100',
-      // Its own schedule: the shared system's webhook service must not send these deliveries.
-      WEBHOOK_MONGO_DB: `webhook_retries_${Date.now()}`,
-    },
-  });
-  // One delivery first: a fresh process's first request (connections, compiling) can pass the
-  // timeout on a busy machine, and the first test counts its attempts exactly.
-  const warmUp = await startReceiver();
-  try {
-    const { client, endpoint, createAffiliate } = await setUp(warmUp);
-    await createAffiliate();
-    await waitForDelivery(client.get, endpoint.id, (d) => d.state === 'delivered');
-  } finally {
-    await warmUp.stop();
-  }
-}, 120_000);
-afterAll(async () => {
-  await isolated?.stop();
-});
+// Warmed up: the first test counts its attempts exactly, and a slow first request would add one.
+const sys = webhookSystemPerFile(
+  'webhook_retries',
+  {
+    WEBHOOK_TIME_SCALE: String(TIME_SCALE),
+    WEBHOOK_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+    WEBHOOK_POLL_MS: '100',
+  },
+  { warmUp: true },
+);
 
-let seq = 0;
 /** A fresh merchant subscribed to affiliate.created at `receiver`, and a way to cause one. */
 async function setUp(receiver: WebhookReceiver) {
-  const merchant = await createMerchant({ rateLimit: 1000 });
-  const client = api(merchant.api_secret, isolated.system.gatewayUrl);
-  const endpoint = await client.post('/v1/webhook_endpoints', {
-    url: receiver.url,
-    'events[]': ['affiliate.created'],
-  });
-  expect(endpoint.status).toBe(200);
-  const createAffiliate = async () =>
-    (
-      await client.post('/v1/affiliates', {
-        first_name: 'Retry',
-        last_name: 'Me',
-        email: `retry${Date.now()}${++seq}@example.com`,
-      })
-    ).body;
-  return { client, endpoint: endpoint.body, createAffiliate };
+  const { client, addEndpoint, createAffiliate } = await webhookMerchant(
+    sys.isolated.system.gatewayUrl,
+    { first: 'Retry', last: 'Me' },
+  );
+  const endpoint = await addEndpoint(receiver.url);
+  return { client, endpoint, createAffiliate: async () => (await createAffiliate()).body };
 }
 
 const sameId = (requests: ReceivedRequest[]) =>
@@ -134,13 +106,13 @@ describe('webhook retries', () => {
     receiver.answer = () => 500;
     await createAffiliate();
     await receiver.waitFor(ofType('affiliate.created'), 2);
-    await isolated.system.stopProcess('webhook', 'SIGKILL');
+    await sys.isolated.system.stopProcess('webhook', 'SIGKILL');
     const before = receiver.requests.length;
     receiver.answer = () => 200;
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(receiver.requests).toHaveLength(before);
 
-    await isolated.system.startProcess('webhook');
+    await sys.isolated.system.startProcess('webhook');
     const delivery = await waitForDelivery(client.get, endpoint.id, (d) => d.state === 'delivered');
     const statuses = delivery.attempts.map((a: any) => a.response_status);
     expect(statuses.filter((s: number) => s === 200)).toHaveLength(1);
