@@ -83,6 +83,23 @@ function scenario(campaignFields: Partial<CampaignView> = {}) {
 const tracking = STREAMS.tracking.name;
 const commissions = STREAMS.commission.name;
 
+/** `events` on the tracking stream, once the service's charge consumer has handled them. */
+const deliver = (...events: EventEnvelope[]) =>
+  publishHandled(sut.component.nc, tracking, CHARGES_DURABLE, events);
+/** The events of `type` the service published for `merchantId`, once there is one. */
+const published = <T = any>(type: string, merchantId: string) =>
+  awaitEvents<T>(sut.component.natsUrl, commissions, type, merchantId);
+
+/** The merchant's commissions over RPC, as the gateway lists them. */
+function listCommissions(merchantId: string) {
+  return sut.rpc.call(
+    'commission',
+    'listCommissions',
+    { merchant_id: merchantId, params: {}, query: {}, expand: [], api_key_id: null },
+    randomUUID(),
+  );
+}
+
 async function getCommission(merchantId: string, id: string) {
   const request = {
     merchant_id: merchantId,
@@ -96,20 +113,15 @@ async function getCommission(merchantId: string, id: string) {
 
 it('turns charge.attributed into a sale and a commission.created, readable over RPC', async () => {
   const s = scenario();
-  await publishHandled(sut.component.nc, tracking, CHARGES_DURABLE, [s.attributed(s.charge())]);
+  await deliver(s.attributed(s.charge()));
 
-  const [created] = await awaitEvents<CommissionView>(
-    sut.component.natsUrl,
-    commissions,
-    'commission.created',
-    s.merchantId,
-  );
+  const [created] = await published<CommissionView>('commission.created', s.merchantId);
   expect(created!.data).toMatchObject({ amount: 2000, currency: 'USD', state: 'pending' });
   expect(created!.data.sale).toMatchObject({
     sale_amount_cents: 10_000,
     charge_amount_cents: 10_000,
   });
-  await awaitEvents(sut.component.natsUrl, commissions, 'sale.created', s.merchantId);
+  await published('sale.created', s.merchantId);
 
   const reply = await getCommission(s.merchantId, created!.data.id);
   expect(reply.status).toBe(200);
@@ -119,13 +131,10 @@ it('turns charge.attributed into a sale and a commission.created, readable over 
 it('has no second effect when the same charge is attributed again', async () => {
   const s = scenario();
   const charge = s.charge();
-  await publishHandled(sut.component.nc, tracking, CHARGES_DURABLE, [s.attributed(charge)]);
-  await awaitEvents(sut.component.natsUrl, commissions, 'commission.created', s.merchantId);
+  await deliver(s.attributed(charge));
+  await published('commission.created', s.merchantId);
   // A second delivery of the same processor charge (tracking re-run, replay): new envelope id.
-  await publishHandled(sut.component.nc, tracking, CHARGES_DURABLE, [
-    s.attributed(charge),
-    s.attributed(charge),
-  ]);
+  await deliver(s.attributed(charge), s.attributed(charge));
 
   expect(
     await eventsOf(sut.component.natsUrl, commissions, 'commission.created', s.merchantId),
@@ -133,12 +142,7 @@ it('has no second effect when the same charge is attributed again', async () => 
   expect(
     await eventsOf(sut.component.natsUrl, commissions, 'sale.created', s.merchantId),
   ).toHaveLength(1);
-  const list = await sut.rpc.call(
-    'commission',
-    'listCommissions',
-    { merchant_id: s.merchantId, params: {}, query: {}, expand: [], api_key_id: null },
-    randomUUID(),
-  );
+  const list = await listCommissions(s.merchantId);
   expect(list.status).toBe(200);
   expect((list.body as { data: unknown[] }).data).toHaveLength(1);
 });
@@ -148,14 +152,14 @@ it('writes what a run that died halfway left unwritten: the commission, or the s
     const sales = mongo.collection('sales');
     const stored = mongo.collection('commissions');
     const rerun = async (s: ReturnType<typeof scenario>, charge: ProcessorCharge) => {
-      await publishHandled(sut.component.nc, tracking, CHARGES_DURABLE, [s.attributed(charge)]);
+      await deliver(s.attributed(charge));
     };
     /** A charge run once, its records in `lost` deleted, then run again: one sale, one commission. */
     const rerunWithout = async (lost: typeof sales) => {
       const s = scenario();
       const charge = s.charge();
       await rerun(s, charge);
-      await awaitEvents(sut.component.natsUrl, commissions, 'commission.created', s.merchantId);
+      await published('commission.created', s.merchantId);
       await lost.deleteMany({ merchant_id: s.merchantId });
       await rerun(s, charge);
       expect(await stored.countDocuments({ merchant_id: s.merchantId })).toBe(1);
@@ -172,9 +176,9 @@ it('writes what a run that died halfway left unwritten: the commission, or the s
 it('writes the sale once, decided, and the commission once: no outbox on either', async () => {
   await withComponentDb(sut.component, async (mongo) => {
     const s = scenario();
-    await publishHandled(sut.component.nc, tracking, CHARGES_DURABLE, [s.attributed(s.charge())]);
-    await awaitEvents(sut.component.natsUrl, commissions, 'sale.created', s.merchantId);
-    await awaitEvents(sut.component.natsUrl, commissions, 'commission.created', s.merchantId);
+    await deliver(s.attributed(s.charge()));
+    await published('sale.created', s.merchantId);
+    await published('commission.created', s.merchantId);
     // The events went to the stream straight from the handler, before its ack: nothing was
     // stored in the records to clear afterwards, and the sale was written already decided.
     const [sale] = await mongo.collection('sales').find({ merchant_id: s.merchantId }).toArray();
@@ -192,10 +196,8 @@ it('publishes and counts again what a run that died before its ack wrote but nev
     // What a run leaves when it dies after both inserts and before publishing or counting:
     // the records of another merchant's charge, moved to this one.
     const model = scenario();
-    await publishHandled(sut.component.nc, tracking, CHARGES_DURABLE, [
-      model.attributed(model.charge()),
-    ]);
-    await awaitEvents(sut.component.natsUrl, commissions, 'commission.created', model.merchantId);
+    await deliver(model.attributed(model.charge()));
+    await published('commission.created', model.merchantId);
     const s = scenario();
     const charge = s.charge();
     const saleId = deterministicId(`${s.merchantId}:sale:${charge.id}`);
@@ -224,22 +226,12 @@ it('publishes and counts again what a run that died before its ack wrote but nev
     });
 
     // The charge's message comes again (it was never acked).
-    await publishHandled(sut.component.nc, tracking, CHARGES_DURABLE, [s.attributed(charge)]);
-    const [created] = await awaitEvents<CommissionView>(
-      sut.component.natsUrl,
-      commissions,
-      'commission.created',
-      s.merchantId,
-    );
+    await deliver(s.attributed(charge));
+    const [created] = await published<CommissionView>('commission.created', s.merchantId);
     expect(created!.data).toMatchObject({ id: commissionId, sale: { id: saleId } });
-    await awaitEvents(sut.component.natsUrl, commissions, 'sale.created', s.merchantId);
+    await published('sale.created', s.merchantId);
     // Counted in the merchant's list once, and no second commission.
-    const list = await sut.rpc.call(
-      'commission',
-      'listCommissions',
-      { merchant_id: s.merchantId, params: {}, query: {}, expand: [], api_key_id: null },
-      randomUUID(),
-    );
+    const list = await listCommissions(s.merchantId);
     expect(list.body).toMatchObject({
       pagination: { total_count: 1 },
       data: [{ id: commissionId }],
@@ -255,8 +247,8 @@ it('earns on the charge, not on a sale a refund reduced between a crash and the 
   await withComponentDb(sut.component, async (mongo) => {
     const s = scenario();
     const charge = s.charge();
-    await publishHandled(sut.component.nc, tracking, CHARGES_DURABLE, [s.attributed(charge)]);
-    await awaitEvents(sut.component.natsUrl, commissions, 'commission.created', s.merchantId);
+    await deliver(s.attributed(charge));
+    await published('commission.created', s.merchantId);
     // What a run that died after writing the sale leaves: the sale, its commission undecided.
     await mongo.collection('commissions').deleteMany({ merchant_id: s.merchantId });
     await mongo
@@ -267,15 +259,10 @@ it('earns on the charge, not on a sale a refund reduced between a crash and the 
     await new EventPublisher(sut.component.nc).publish(
       s.refunded({ ...charge, amount_refunded: 10_000 }),
     );
-    await awaitEvents(sut.component.natsUrl, commissions, 'sale.refunded', s.merchantId);
+    await published('sale.refunded', s.merchantId);
     // The charge's redelivery decides the commission on 10,000, and the refund then voids it.
-    await publishHandled(sut.component.nc, tracking, CHARGES_DURABLE, [s.attributed(charge)]);
-    const [voided] = await awaitEvents<CommissionView>(
-      sut.component.natsUrl,
-      commissions,
-      'commission.voided',
-      s.merchantId,
-    );
+    await deliver(s.attributed(charge));
+    const [voided] = await published<CommissionView>('commission.voided', s.merchantId);
     expect(voided!.data).toMatchObject({ state: 'voided' });
     const stored = await mongo
       .collection('commissions')
@@ -289,45 +276,26 @@ it('earns on the charge, not on a sale a refund reduced between a crash and the 
 it('reduces the commission on a partial refund and voids it on a full one, each once', async () => {
   const s = scenario();
   const charge = s.charge();
-  await publishHandled(sut.component.nc, tracking, CHARGES_DURABLE, [s.attributed(charge)]);
-  const [created] = await awaitEvents<CommissionView>(
-    sut.component.natsUrl,
-    commissions,
-    'commission.created',
-    s.merchantId,
-  );
+  await deliver(s.attributed(charge));
+  const [created] = await published<CommissionView>('commission.created', s.merchantId);
   const id = created!.data.id;
 
   // A quarter refunded: 20 % of the 7500 left.
   const partial = s.refunded({ ...charge, amount_refunded: 2500 }, 'evt_partial');
-  await publishHandled(sut.component.nc, tracking, CHARGES_DURABLE, [partial]);
-  const [updated] = await awaitEvents<CommissionView>(
-    sut.component.natsUrl,
-    commissions,
-    'commission.updated',
-    s.merchantId,
-  );
+  await deliver(partial);
+  const [updated] = await published<CommissionView>('commission.updated', s.merchantId);
   expect(updated!.data).toMatchObject({ id, amount: 1500, state: 'pending' });
-  await awaitEvents(sut.component.natsUrl, commissions, 'sale.refunded', s.merchantId);
+  await published('sale.refunded', s.merchantId);
 
   // The same refund event again (a redelivery from the processor) changes nothing.
-  await publishHandled(sut.component.nc, tracking, CHARGES_DURABLE, [
-    s.refunded({ ...charge, amount_refunded: 2500 }, 'evt_partial'),
-  ]);
+  await deliver(s.refunded({ ...charge, amount_refunded: 2500 }, 'evt_partial'));
   expect(
     await eventsOf(sut.component.natsUrl, commissions, 'commission.updated', s.merchantId),
   ).toHaveLength(1);
   expect((await getCommission(s.merchantId, id)).body).toMatchObject({ amount: 1500 });
 
-  await publishHandled(sut.component.nc, tracking, CHARGES_DURABLE, [
-    s.refunded({ ...charge, amount_refunded: 10_000 }),
-  ]);
-  const [voided] = await awaitEvents<CommissionView>(
-    sut.component.natsUrl,
-    commissions,
-    'commission.voided',
-    s.merchantId,
-  );
+  await deliver(s.refunded({ ...charge, amount_refunded: 10_000 }));
+  const [voided] = await published<CommissionView>('commission.voided', s.merchantId);
   expect(voided!.data).toMatchObject({ id, state: 'voided' });
   expect(voided!.data.voided_at).toEqual(expect.any(String));
   expect((await getCommission(s.merchantId, id)).body).toMatchObject({ state: 'voided' });
@@ -337,8 +305,8 @@ it('earns nothing for a disabled affiliate', async () => {
   const s = scenario();
   const event = s.attributed(s.charge());
   event.data.affiliate.state = 'disabled';
-  await publishHandled(sut.component.nc, tracking, CHARGES_DURABLE, [event]);
-  await awaitEvents(sut.component.natsUrl, commissions, 'sale.created', s.merchantId);
+  await deliver(event);
+  await published('sale.created', s.merchantId);
   expect(
     await eventsOf(sut.component.natsUrl, commissions, 'commission.created', s.merchantId),
   ).toEqual([]);
