@@ -155,6 +155,24 @@ describe('sessions', () => {
     );
   });
 
+  it('a session ended elsewhere gets nothing of a page the web service began beside its read', async () => {
+    const { cookie } = await signedIn('owner');
+    const affiliate = await createAffiliate(merchant);
+    const seen = await consoleRequest('/console/affiliates', { cookie });
+    expect(seen.text).toContain(affiliate.email);
+    // What another replica's sign-out does: the session document goes.
+    await webDb
+      .collection('console_sessions')
+      .deleteOne({ _id: sha256(cookie.split('=')[1]!) as never });
+    const after = await consoleRequest('/console/affiliates', { cookie });
+    expect(after.status).toBe(303);
+    expect(after.location).toBe('/console/sign-in');
+    expect(after.setCookie).toEqual([
+      expect.stringMatching(/^aff_console=; Path=\/console; Max-Age=0/),
+    ]);
+    expect(after.text).not.toContain(affiliate.email);
+  });
+
   it('a session from before sessions held their user reads the user', async () => {
     const viewer = await invite(merchant.merchant_id, address('earlier'), 'viewer');
     const token = randomBytes(32).toString('base64url');

@@ -4,6 +4,7 @@
  * headers, layout, cookies, html escaping.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Logger } from '@aff/logging';
 import { html, type SafeHtml } from '../portal/html';
 import { layout } from '../portal/portal-layout';
 import {
@@ -20,6 +21,7 @@ import {
   type ConsoleSession,
 } from './console-accounts';
 import { consoleNav } from './console-pages';
+import { KnownSessions, holdUntilChecked, isPageView } from './session-overlap';
 
 export const session = (res: Response) => res.locals.console as ConsoleSession;
 
@@ -73,45 +75,81 @@ export const message = (title: string, text: string, extra: SafeHtml | string = 
     ${extra}
   </section>`;
 
+export const UNAVAILABLE = message('Console unavailable', 'Try again in a moment.');
+
 /** A session whose expiry is this close to a full 12 h was just used after a pause. */
 const REFRESHED_WITHIN_MS = 5_000;
 
-/** Pages need a live session; without one, GETs go to the sign-in page, the rest get a 401. */
-export function requireConsoleSession(deps: { accounts: ConsoleAccounts; publicUrl: string }) {
+/**
+ * Pages need a live session; without one, GETs go to the sign-in page, the rest get a 401.
+ * Every request reads its session from the database. A page view whose session this replica
+ * read before starts beside that read, its answer held until the read confirms the session
+ * (./session-overlap.ts); everything else waits for the read first.
+ */
+export function requireConsoleSession(deps: {
+  accounts: ConsoleAccounts;
+  publicUrl: string;
+  log: Logger;
+}) {
+  const known = new KnownSessions();
   return async (req: Request, res: Response, next: NextFunction) => {
     const token = readSessionCookie(req, CONSOLE_COOKIE);
-    const found = await deps.accounts.session(token);
-    if (!found) {
-      if (token) clearSessionCookie(res, isHttps(req, deps.publicUrl), CONSOLE_COOKIE);
-      if (req.method === 'GET' || req.method === 'HEAD') {
-        res.redirect(303, '/console/sign-in');
-        return;
-      }
-      consolePage(
-        res,
-        401,
-        'Signed out',
-        message('You are not signed in', 'Sign in again.'),
-        false,
-      );
+    const seen = isPageView(req) ? known.get(token) : undefined;
+    if (seen) {
+      res.locals.console = seen;
+      holdUntilChecked(res, deps.accounts.session(token), seen, {
+        confirmed: (found) => {
+          known.remember(found);
+          refreshCookie(req, res, found, deps.publicUrl);
+        },
+        refused: (found, error) => {
+          if (found) {
+            // Live, but not the session the page began with: view the page again with it.
+            known.remember(found);
+            res.redirect(303, req.originalUrl);
+            return;
+          }
+          known.forget(token);
+          if (!error) return notSignedIn(req, res, token, deps.publicUrl);
+          // As the console's error handler answers a failed session read on the other path.
+          deps.log.error({ err: error, requestId: res.locals.requestId }, 'console request failed');
+          consolePage(res, 503, 'Unavailable', UNAVAILABLE, false);
+        },
+      });
+      next();
       return;
     }
+    const found = await deps.accounts.session(token);
+    if (!found) {
+      known.forget(token);
+      notSignedIn(req, res, token, deps.publicUrl);
+      return;
+    }
+    known.remember(found);
     res.locals.console = found;
-    // The idle expiry just moved (at most once a minute): the browser's cookie moves with it,
-    // on the page views (an action redirects to one; sign-out clears it). Its Max-Age was set at
-    // sign-in, and would otherwise end a busy session 12 h after it began.
-    const justMoved =
-      found.expiresAt.getTime() >= Date.now() + SESSION_IDLE_MS - REFRESHED_WITHIN_MS;
-    if (justMoved && (req.method === 'GET' || req.method === 'HEAD'))
-      setSessionCookie(
-        res,
-        found.token,
-        found.expiresAt,
-        isHttps(req, deps.publicUrl),
-        CONSOLE_COOKIE,
-      );
+    refreshCookie(req, res, found, deps.publicUrl);
     next();
   };
+}
+
+function notSignedIn(req: Request, res: Response, token: string | undefined, publicUrl: string) {
+  if (token) clearSessionCookie(res, isHttps(req, publicUrl), CONSOLE_COOKIE);
+  if (isPageView(req)) {
+    res.redirect(303, '/console/sign-in');
+    return;
+  }
+  consolePage(res, 401, 'Signed out', message('You are not signed in', 'Sign in again.'), false);
+}
+
+/**
+ * The idle expiry just moved (at most once a minute): the browser's cookie moves with it, on
+ * the page views (an action redirects to one; sign-out clears it). Its Max-Age was set at
+ * sign-in, and would otherwise end a busy session 12 h after it began.
+ */
+function refreshCookie(req: Request, res: Response, found: ConsoleSession, publicUrl: string) {
+  const justMoved = found.expiresAt.getTime() >= Date.now() + SESSION_IDLE_MS - REFRESHED_WITHIN_MS;
+  if (justMoved && isPageView(req))
+    setSessionCookie(res, found.token, found.expiresAt, isHttps(req, publicUrl), CONSOLE_COOKIE);
 }
 
 /**

@@ -18,6 +18,7 @@ import { overviewRoutes } from './overview-page';
 import type { ProgramHistory } from './program-history';
 import type { ConsoleAccounts } from './console-accounts';
 import {
+  UNAVAILABLE,
   consolePage,
   message,
   referrerPolicy,
@@ -109,6 +110,6 @@ function consoleErrors(log: Logger) {
       return;
     }
     log.error({ err: error, requestId: res.locals.requestId }, 'console request failed');
-    consolePage(res, 503, 'Unavailable', message('Console unavailable', 'Try again in a moment.'));
+    consolePage(res, 503, 'Unavailable', UNAVAILABLE);
   };
 }
