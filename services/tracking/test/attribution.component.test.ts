@@ -17,11 +17,7 @@ import { EventPublisher } from '@aff/messaging';
 import { newReferral } from '../src/domain/new-referral';
 import { trackingService } from '../src/service';
 import { componentPerFile, withComponentDb } from '../../../test/support/component';
-import {
-  callTracking,
-  handledProcessorEvent,
-  merchantWithLink as merchantWithLinkOn,
-} from './support/tracking-component';
+import { neighboursOf } from './support/tracking-component';
 import { awaitEvents, eventsOf } from '../../../test/support/component-events';
 import { eventually } from '../../../test/support/processor';
 import { affiliateView, campaignView } from '../../../test/support/view-fixtures';
@@ -30,11 +26,7 @@ const sut = componentPerFile(trackingService);
 
 const tracking = STREAMS.tracking.name;
 
-const merchantWithLink = () => merchantWithLinkOn(sut.component.nc);
-const call = (operation: string, merchantId: string, fields: { body?: object; id?: string }) =>
-  callTracking(sut.rpc, operation, merchantId, fields);
-const processorEvent = (merchantId: string, event: ProcessorEvent) =>
-  handledProcessorEvent(sut.component.nc, merchantId, event);
+const { merchantWithLink, call, processorEvent } = neighboursOf(sut);
 
 it('records a visit through a link over RPC as a referral, with referral.created', async () => {
   const m = await merchantWithLink();

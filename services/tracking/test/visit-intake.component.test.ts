@@ -15,11 +15,7 @@ import {
 } from '@aff/contracts';
 import { trackingService } from '../src/service';
 import { componentPerFile, withComponentDb } from '../../../test/support/component';
-import {
-  callTracking,
-  handledProcessorEvent,
-  merchantWithLink as merchantWithLinkOn,
-} from './support/tracking-component';
+import { neighboursOf } from './support/tracking-component';
 import { eventsOf } from '../../../test/support/component-events';
 import { eventually } from '../../../test/support/processor';
 
@@ -35,9 +31,7 @@ afterEach(async () => {
 
 const tracking = STREAMS.tracking.name;
 
-const merchantWithLink = () => merchantWithLinkOn(sut.component.nc);
-const call = (operation: string, merchantId: string, fields: { body?: object; id?: string }) =>
-  callTracking(sut.rpc, operation, merchantId, fields);
+const { merchantWithLink, call, processorEvent } = neighboursOf(sut);
 
 async function visit(merchantId: string, token: string, referral?: string) {
   const reply = await call('recordVisit', merchantId, {
@@ -100,7 +94,7 @@ it('finds a referral still in the intake queue for a lead, a repeat visit, a rea
       },
     },
   };
-  await handledProcessorEvent(sut.component.nc, m.merchantId, customer);
+  await processorEvent(m.merchantId, customer);
   const customerRead = await call('getReferral', m.merchantId, { id: forCustomer });
   expect(customerRead.body).toMatchObject({ id: forCustomer, conversion_state: 'lead' });
 

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { STREAMS, buildEvent, type ProcessorEvent } from '@aff/contracts';
 import { EventPublisher, type NatsConnection, type RpcClient } from '@aff/messaging';
+import type { ComponentUnderTest } from '../../../../test/support/component';
 import { awaitDrained, publishHandled } from '../../../../test/support/component-events';
 import { affiliateView, campaignView, linkView } from '../../../../test/support/view-fixtures';
 
@@ -56,4 +57,18 @@ export async function handledProcessorEvent(
 ): Promise<void> {
   await new EventPublisher(nc).publish(buildEvent('processor.received', merchantId, { event }));
   await awaitDrained(nc, STREAMS.gateway.name, 'tracking-processor');
+}
+
+/**
+ * The three above, played against the tracking component of a test file (`componentPerFile`);
+ * call them inside tests and hooks, once its `beforeAll` has started it.
+ */
+export function neighboursOf(sut: ComponentUnderTest) {
+  return {
+    merchantWithLink: () => merchantWithLink(sut.component.nc),
+    call: (operation: string, merchantId: string, fields: { body?: object; id?: string }) =>
+      callTracking(sut.rpc, operation, merchantId, fields),
+    processorEvent: (merchantId: string, event: ProcessorEvent) =>
+      handledProcessorEvent(sut.component.nc, merchantId, event),
+  };
 }
