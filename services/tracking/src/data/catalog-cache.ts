@@ -87,42 +87,72 @@ export class CachedCatalogRepository extends CatalogRepository {
   }
 
   override async linksByIds(merchantId: string, ids: string[]): Promise<KnownLink[]> {
-    const known = ids.map((id) => this.memory.link(merchantId, id));
-    const missing = ids.filter((_, i) => !known[i]);
-    const stored = missing.length > 0 ? await super.linksByIds(merchantId, missing) : [];
-    for (const link of stored) this.memory.putLink(link);
-    return [...known.filter((l): l is KnownLink => Boolean(l)), ...stored];
+    return readThroughMany(
+      ids.map((id) => this.memory.link(merchantId, id)),
+      ids,
+      (missing) => super.linksByIds(merchantId, missing),
+      (link) => this.memory.putLink(link),
+    );
   }
 
   override async affiliate(merchantId: string, id: string): Promise<KnownAffiliate | null> {
-    const known = this.memory.affiliate(merchantId, id);
-    if (known) return known;
-    const stored = await super.affiliate(merchantId, id);
-    if (stored) this.memory.putAffiliate(stored);
-    return stored;
+    return readThrough(
+      this.memory.affiliate(merchantId, id),
+      () => super.affiliate(merchantId, id),
+      (affiliate) => this.memory.putAffiliate(affiliate),
+    );
   }
 
   override async affiliatesByIds(merchantId: string, ids: string[]): Promise<KnownAffiliate[]> {
-    const known = ids.map((id) => this.memory.affiliate(merchantId, id));
-    const missing = ids.filter((_, i) => !known[i]);
-    const stored = missing.length > 0 ? await super.affiliatesByIds(merchantId, missing) : [];
-    for (const affiliate of stored) this.memory.putAffiliate(affiliate);
-    return [...known.filter((a): a is KnownAffiliate => Boolean(a)), ...stored];
+    return readThroughMany(
+      ids.map((id) => this.memory.affiliate(merchantId, id)),
+      ids,
+      (missing) => super.affiliatesByIds(merchantId, missing),
+      (affiliate) => this.memory.putAffiliate(affiliate),
+    );
   }
 
   override async campaign(merchantId: string, id: string): Promise<KnownCampaign | null> {
-    const known = this.memory.campaign(merchantId, id);
-    if (known) return known;
-    const stored = await super.campaign(merchantId, id);
-    if (stored) this.memory.putCampaign(stored);
-    return stored;
+    return readThrough(
+      this.memory.campaign(merchantId, id),
+      () => super.campaign(merchantId, id),
+      (campaign) => this.memory.putCampaign(campaign),
+    );
   }
 
   override async couponByCode(merchantId: string, code: string) {
-    const known = this.memory.couponByCode(merchantId, code);
-    if (known) return known;
-    const stored = await super.couponByCode(merchantId, code);
-    if (stored) this.memory.putCoupon(stored);
-    return stored;
+    return readThrough(
+      this.memory.couponByCode(merchantId, code),
+      () => super.couponByCode(merchantId, code),
+      (coupon) => this.memory.putCoupon(coupon),
+    );
   }
+}
+
+/** What memory knows, else the stored copy, which memory keeps from then on. */
+async function readThrough<T>(
+  known: T | undefined,
+  stored: () => Promise<T | null>,
+  keep: (record: T) => void,
+): Promise<T | null> {
+  if (known) return known;
+  const record = await stored();
+  if (record) keep(record);
+  return record;
+}
+
+/**
+ * The records memory knows (`known`, one per id), then those of the ids it does not know from
+ * the store, which memory keeps from then on.
+ */
+async function readThroughMany<T>(
+  known: (T | undefined)[],
+  ids: string[],
+  stored: (missing: string[]) => Promise<T[]>,
+  keep: (record: T) => void,
+): Promise<T[]> {
+  const missing = ids.filter((_, i) => !known[i]);
+  const records = missing.length > 0 ? await stored(missing) : [];
+  for (const record of records) keep(record);
+  return [...known.filter((r): r is T => Boolean(r)), ...records];
 }
