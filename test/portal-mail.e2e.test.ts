@@ -10,16 +10,10 @@ import { api } from './support/http';
 import { findEvents } from './support/events';
 import { createAffiliate } from './support/journey';
 import { createMerchant, type TestMerchant } from './support/merchant';
-import {
-  confirmByMailedLink,
-  csrfOf,
-  mailedLinkPath,
-  portalRequest,
-  signIn,
-} from './support/portal';
+import { csrfOf, mailedConfirmation, portalRequest, signIn } from './support/portal';
 import { campaignPayingAtOnce, paidJourney } from './support/portal-journey';
 import { eventually } from './support/processor';
-import { mailsTo, refusedDeliveries, type ReceivedMail } from './support/smtp-sink';
+import { mailsTo, refusedDeliveries } from './support/smtp-sink';
 
 let merchant: TestMerchant;
 let affiliateDb: mongoose.Connection;
@@ -39,8 +33,7 @@ const waitForMail = (to: string, subject: RegExp, count = 1) =>
     const mails = mailsTo(to).filter((m) => subject.test(m.subject));
     return mails.length >= count ? mails : undefined;
   }, 20_000);
-const linkIn = (mail: ReceivedMail) => mailedLinkPath(mail.text, 'confirm-email');
-const confirmByLink = (path: string) => confirmByMailedLink(path, 'confirm-email');
+const { linkIn, confirmByLink } = mailedConfirmation('confirm-email');
 const sentMail = (key: string) =>
   affiliateDb.collection('sent_mails').findOne({ _id: key as never });
 

@@ -8,16 +8,10 @@ import { randomUUID } from 'node:crypto';
 import { api } from './support/http';
 import { createAffiliate } from './support/journey';
 import { createMerchant, type TestMerchant } from './support/merchant';
-import {
-  confirmByMailedLink,
-  csrfOf,
-  mailedLinkPath,
-  portalRequest,
-  signIn,
-} from './support/portal';
+import { csrfOf, mailedConfirmation, portalRequest, signIn } from './support/portal';
 import { campaignPayingAtOnce, paidJourney } from './support/portal-journey';
 import { eventually } from './support/processor';
-import { mailsTo, type ReceivedMail } from './support/smtp-sink';
+import { mailsTo } from './support/smtp-sink';
 import {
   ofType,
   startReceiver,
@@ -43,8 +37,7 @@ const address = (tag: string) => `${tag}-${randomUUID()}@example.com`;
 const WALLET_MAIL = /Confirm your new payout wallet/;
 const waitForMail = (to: string) =>
   eventually(async () => mailsTo(to).find((m) => WALLET_MAIL.test(m.subject)), 20_000);
-const linkIn = (mail: ReceivedMail) => mailedLinkPath(mail.text, 'confirm-wallet');
-const confirmByLink = (path: string) => confirmByMailedLink(path, 'confirm-wallet');
+const { linkIn, confirmByLink } = mailedConfirmation('confirm-wallet');
 const affiliateOf = async (id: string) =>
   (await api(merchant.api_secret).get(`/v1/affiliates/${id}`)).body;
 

@@ -1,6 +1,7 @@
 /** Plays an affiliate's browser against the portal over plain HTTP, keeping the session cookie. */
 import { api, gatewayUrl } from './http';
 import type { TestMerchant } from './merchant';
+import type { ReceivedMail } from './smtp-sink';
 
 /** A page's answer as a browser would see it (redirects not followed). */
 export interface PageResponse {
@@ -72,21 +73,24 @@ export function csrfOf(html: string): string {
 /** A page a mailed single-use link opens: a new account e-mail's or a new payout wallet's. */
 export type ConfirmationPage = 'confirm-email' | 'confirm-wallet';
 
-/** The path (from `/portal/`) of the `page` link in a mail's text. */
-export function mailedLinkPath(text: string, page: ConfirmationPage): string {
-  const url = new RegExp(`https?://\\S+/portal/${page}\\?token=[A-Za-z0-9_-]+`).exec(text)?.[0];
-  if (!url) throw new Error(`no ${page} link in: ${text}`);
-  return url.slice(url.indexOf('/portal/'));
-}
-
 /**
- * Opens a mailed link (a page with a button, so link scanners use nothing up) and confirms with
- * the token that page carries.
+ * For the `page` links mailed to affiliates: `linkIn` gives the path (from `/portal/`) of the
+ * link in a mail; `confirmByLink` opens such a path (a page with a button, so link scanners use
+ * nothing up) and confirms with the token that page carries.
  */
-export async function confirmByMailedLink(path: string, page: ConfirmationPage) {
-  const opened = await portalRequest(path);
-  expect(opened.status).toBe(200);
-  const token = /name="token" value="([^"]*)"/.exec(opened.text)?.[1] ?? '';
-  expect(path).toContain(`token=${token}`);
-  return portalRequest(`/portal/${page}`, { form: { token } });
+export function mailedConfirmation(page: ConfirmationPage) {
+  const link = new RegExp(`https?://\\S+/portal/${page}\\?token=[A-Za-z0-9_-]+`);
+  const linkIn = (mail: ReceivedMail): string => {
+    const url = link.exec(mail.text)?.[0];
+    if (!url) throw new Error(`no ${page} link in: ${mail.text}`);
+    return url.slice(url.indexOf('/portal/'));
+  };
+  const confirmByLink = async (path: string) => {
+    const opened = await portalRequest(path);
+    expect(opened.status).toBe(200);
+    const token = /name="token" value="([^"]*)"/.exec(opened.text)?.[1] ?? '';
+    expect(path).toContain(`token=${token}`);
+    return portalRequest(`/portal/${page}`, { form: { token } });
+  };
+  return { linkIn, confirmByLink };
 }
