@@ -21,7 +21,17 @@ export { redactUrl, REDACTED, CLIENT_ADDRESS_ATTRIBUTES, URL_ATTRIBUTES } from '
 let sdk: NodeSDK | undefined;
 let prometheus: PrometheusExporter | undefined;
 
-export function startTelemetry(defaultServiceName: string): void {
+export interface TelemetryOptions {
+  /**
+   * Whether the process's Express app answers HTTP requests from a socket (the gateway): its
+   * HTTP server metrics are labelled with the Express route. The web service's app runs
+   * in-process behind `renderPage`, with no HTTP server span to name: there, without an
+   * exporter, the Express instrumentation would only wrap every layer a page request passes.
+   */
+  expressServesHttp?: boolean;
+}
+
+export function startTelemetry(defaultServiceName: string, opts: TelemetryOptions = {}): void {
   if (sdk || process.env.OTEL_SDK_DISABLED === 'true') return;
   const serviceName = process.env.OTEL_SERVICE_NAME ?? defaultServiceName;
   const exporting = Boolean(
@@ -54,7 +64,11 @@ export function startTelemetry(defaultServiceName: string): void {
     ...(exporting ? { traceExporter: new RedactingSpanExporter(new OTLPTraceExporter()) } : {}),
     metricReaders,
     instrumentations: [
-      skipUnrecordedMongoSpans(getNodeAutoInstrumentations(instrumentationConfig(exporting))),
+      skipUnrecordedMongoSpans(
+        getNodeAutoInstrumentations(
+          instrumentationConfig(exporting, opts.expressServesHttp ?? true),
+        ),
+      ),
     ],
   });
   sdk.start();
@@ -68,7 +82,7 @@ export function startTelemetry(defaultServiceName: string): void {
  * ids in the logs (pino), and MongoDB's, whose pool metrics `/metrics` serves (its spans:
  * below). Outgoing HTTP client spans are kept only with an exporter.
  */
-function instrumentationConfig(exporting: boolean) {
+export function instrumentationConfig(exporting: boolean, expressServesHttp: boolean) {
   return {
     // File-system and DNS spans drown the request spans an SRE actually follows.
     '@opentelemetry/instrumentation-fs': { enabled: false },
@@ -83,7 +97,12 @@ function instrumentationConfig(exporting: boolean) {
     '@opentelemetry/instrumentation-http': { disableOutgoingRequestInstrumentation: !exporting },
     // Express names the route on the HTTP server metrics (`http_route`), so it always runs;
     // without an exporter every layer is "ignored": the route is still named, no span built.
-    '@opentelemetry/instrumentation-express': exporting ? {} : { ignoreLayersType: EVERY_LAYER },
+    // A process whose app serves no socket has no route to name: off unless spans are exported.
+    '@opentelemetry/instrumentation-express': exporting
+      ? {}
+      : expressServesHttp
+        ? { ignoreLayersType: EVERY_LAYER }
+        : { enabled: false },
     '@opentelemetry/instrumentation-ioredis': { enabled: exporting },
   };
 }

@@ -1,4 +1,5 @@
 /** Loaded first by main.ts: telemetry must patch modules before they are required. */
 import { startTelemetry } from '@aff/telemetry';
 
-startTelemetry('web');
+// Its Express app answers `renderPage` in-process, never a socket (./pages/page-dispatch.ts).
+startTelemetry('web', { expressServesHttp: false });

@@ -3,8 +3,9 @@
  *
  * A page is one module exporting a `PageModule` (a function of `PageDeps` returning an Express
  * router with its GET page and its POST actions under its own path). To add one: write the
- * module, add it to PAGE_MODULES in ./console-routes.ts, and (for a top-level section) make sure
- * its path is in CONSOLE_NAV. Each action route is guarded by `...ownerAction(body, once)` (body,
+ * module, add it to PAGE_MODULES in ./console-routes.ts under the section its paths are in (a
+ * request walks only its section's modules), and (for a top-level section) make sure its path is
+ * in CONSOLE_NAV. Each action route is guarded by `...ownerAction(body, once)` (body,
  * CSRF, role, single-use key, in that order: ./console-http.ts); data goes through
  * `consoleCalls(rpc, res)` (./console-data.ts); lists use the data table
  * (./components/data-table.ts); a one-button action form is `actionForm()`

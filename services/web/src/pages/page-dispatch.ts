@@ -54,7 +54,8 @@ export function dispatchPage(
       resolve({
         status: res.statusCode,
         headers: headersOf(res),
-        body: Buffer.concat(chunks).toString('utf8'),
+        // Express sends a page as one Buffer: read as it is, not copied into another first.
+        body: (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8'),
         ...(signedIn ? { signed_in: signedIn } : {}),
       });
       return res;

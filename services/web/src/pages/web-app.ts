@@ -15,12 +15,18 @@ export interface WebAppDeps {
   log: Logger;
 }
 
+/** Paths the portal router can match: `/portal` and below, in any case (Express's default). */
+const UNDER_PORTAL = /^\/portal(?:\/|$)/i;
+
 export function buildWebApp(deps: WebAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   // As the gateway parsed queries for the portal: `qs`, so `a[]=x` arrives as an array.
   app.set('query parser', 'extended');
-  app.use(portalRouter(deps.portal));
+  // Only a portal path walks the portal's routes (every one of them is under `/portal`): a
+  // console page skipped them one by one, a sub-router among them, before reaching its own.
+  const portal = portalRouter(deps.portal);
+  app.use((req, res, next) => (UNDER_PORTAL.test(req.path) ? portal(req, res, next) : next()));
   app.use(consoleRouter(deps.console));
   app.use(notFound);
   app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
