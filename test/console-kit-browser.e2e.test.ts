@@ -1,11 +1,13 @@
 /**
- * The overview, an affiliate's page and the campaigns page in real headless Chromium: an owner
- * lands on the overview (figures and chart), follows the navigation to an affiliate and marks it
- * suspicious, then creates a campaign with a fraud policy in the form; the REST API sees both.
+ * The overview, an affiliate's page, its referrals and the campaigns page in real headless
+ * Chromium: an owner lands on the overview (figures and chart), follows the navigation to an
+ * affiliate and marks it suspicious, follows its "All 2 referrals" link to the referrals page
+ * filtered to it, then creates a campaign with a fraud policy in the form; the REST API sees both.
  * Every page passes at phone and desktop widths (lang, axe-core with no serious or critical
  * violation, no sideways scroll) and nothing reaches the browser console. A viewer's affiliate
  * page has no action. Desktop screenshots go to .local/test-output/ (copied to
- * docs/console-overview.png, docs/console-affiliate.png and docs/console-campaigns.png).
+ * docs/console-overview.png, docs/console-affiliate.png, docs/console-referrals.png and
+ * docs/console-campaigns.png).
  */
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -86,6 +88,16 @@ it('an owner reads the overview, acts on an affiliate and creates a campaign; a 
   expect((await api(merchant.api_secret).get(`/v1/affiliates/${ada.id}`)).body.state).toBe(
     'suspicious',
   );
+
+  // All of the affiliate's referrals (a visit and a customer), from its page, at both widths.
+  await page.getByRole('link', { name: 'All 2 referrals' }).click();
+  await page.waitForURL(/\/console\/referrals\?/); // its own page also has a Referrals heading
+  expect(new URL(page.url()).search).toBe(`?affiliate_id=${ada.id}`);
+  expect(await page.locator('tr[data-id]').count()).toBe(2);
+  expect(await pageProblems(page, PHONE)).toEqual([]);
+  expect(await pageProblems(page, DESKTOP)).toEqual([]);
+  await page.screenshot({ path: path.join(dir, 'console-referrals.png'), fullPage: true });
+  await page.setViewportSize(PHONE);
 
   // Campaigns: the list and a new campaign with a fraud policy, from the form.
   await page

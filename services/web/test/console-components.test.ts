@@ -255,6 +255,7 @@ describe('navigation', () => {
     for (const text of [
       'Overview',
       'Affiliates',
+      'Referrals',
       'Review queue',
       'Commissions',
       'Payouts',

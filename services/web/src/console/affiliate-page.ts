@@ -1,7 +1,8 @@
 /**
  * One affiliate (`/console/affiliates/:id`): who they are, their links with counts, fraud
  * signals (their flagged referrals), recent referrals, commissions and payouts, and the owners'
- * actions (./affiliate-actions.ts). Reads the REST API's operations with an affiliate filter:
+ * actions (./affiliate-actions.ts); the referrals block links to all of them on the referrals page.
+ * Reads the REST API's operations with an affiliate filter:
  * getAffiliate, listReferrals (`affiliate_id`, and `flagged=true`), listCommissions, listPayouts.
  */
 import express, { type Router } from 'express';
@@ -63,7 +64,7 @@ export function affiliateRoutes({ rpc }: PageDeps): Router {
     const body = html`${done ? html`<p class="notice" role="status">${done}</p>` : ''}
     ${summary(affiliate, actionToken(res))} ${linksSection(affiliate.links ?? [])}
     ${section('signals', 'Fraud signals', signalsTable(flagged))}
-    ${section('referrals', 'Referrals', referralsTable(referrals))}
+    ${section('referrals', 'Referrals', referralsTable(referrals, id))}
     ${section('commissions', 'Commissions', commissionsTable(commissions, id))}
     ${section('payouts', 'Payouts', payoutsTable(payouts, id))}`;
     consolePage(res, 200, `${affiliate.first_name} ${affiliate.last_name}`, body);
@@ -173,7 +174,7 @@ function signalsTable(list: Paginated<ReferralView>): SafeHtml {
   })}${more(list, '/console/reviews')}`;
 }
 
-function referralsTable(list: Paginated<ReferralView>): SafeHtml {
+function referralsTable(list: Paginated<ReferralView>, id: string): SafeHtml {
   const columns: Column<ReferralView>[] = [
     { header: 'Started', sortKey: 'created_at', cell: (r) => date(r.created_at) },
     { header: 'State', cell: (r) => state(r.conversion_state) },
@@ -187,7 +188,19 @@ function referralsTable(list: Paginated<ReferralView>): SafeHtml {
     columns,
     rows: list.data,
     empty: 'No referrals yet.',
-  })}${more(list)}`;
+  })}${allReferrals(list, id)}`;
+}
+
+/** The referrals page filtered to this affiliate (./referrals-page.ts), whatever the count. */
+function allReferrals(list: Paginated<ReferralView>, id: string): SafeHtml | string {
+  const total = list.pagination.total_count;
+  if (total === 0) return '';
+  return html`<p class="muted">
+    ${total > list.data.length ? `The newest ${list.data.length} of ${total}. ` : ''}<a
+      href="/console/referrals?affiliate_id=${id}"
+      >All ${total} referral${total === 1 ? '' : 's'}</a
+    >
+  </p>`;
 }
 
 function commissionsTable(list: Paginated<CommissionView>, id: string): SafeHtml {

@@ -38,6 +38,7 @@ export type PageModule = (deps: PageDeps) => Router;
 export const CONSOLE_NAV = [
   { path: '/console', text: 'Overview' },
   { path: '/console/affiliates', text: 'Affiliates' },
+  { path: '/console/referrals', text: 'Referrals' },
   { path: '/console/reviews', text: 'Review queue' },
   { path: '/console/commissions', text: 'Commissions' },
   { path: '/console/payouts', text: 'Payouts' },

@@ -28,6 +28,7 @@ import {
 import type { ConsoleMailer } from './console-mailer';
 import { singleUseForm, type FormKeys } from './form-keys';
 import type { PageDeps, PageModule } from './console-pages';
+import { referralsRoutes } from './referrals-page';
 import { reviewsRoutes } from './reviews-page';
 import { payoutExportsRoutes } from './payout-exports-page';
 import { payoutsRoutes } from './payouts-page';
@@ -45,6 +46,7 @@ export const PAGE_MODULES: [section: string, page: PageModule][] = [
   ['affiliates', affiliatesRoutes],
   ['affiliates', affiliateRoutes],
   ['affiliates', affiliateActionRoutes],
+  ['referrals', referralsRoutes],
   ['reviews', reviewsRoutes],
   ['commissions', commissionsRoutes],
   ['payouts', payoutsRoutes],
