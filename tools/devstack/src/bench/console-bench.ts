@@ -73,6 +73,11 @@ export function consolePages(affiliateId: string, campaignId: string): PagePair[
       ],
     },
     {
+      name: 'referrals',
+      page: '/console/referrals',
+      rest: [['/v1/referrals?limit=25&expand[]=affiliate']],
+    },
+    {
       name: 'review queue',
       page: '/console/reviews',
       rest: [['/v1/referrals?review_state=open&limit=25&expand[]=affiliate']],
