@@ -51,6 +51,9 @@ export function buildApp(deps: AppDeps): Express {
   app.set('query parser', 'extended');
   app.use(requestId);
   app.use(accessLog(deps.log));
+  // First after them: a page does not walk the health, reference and public routes on its way
+  // (none of their paths is under a page prefix, so the order decides nothing else).
+  app.use([...PAGE_PREFIXES], pageProxy(deps.pages));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -66,7 +69,6 @@ export function buildApp(deps: AppDeps): Express {
   // Before `/v1`'s authentication: the document and its reference page need no credentials.
   app.use(referenceRouter());
   app.use(publicRouter(deps.publicRoutes));
-  app.use([...PAGE_PREFIXES], pageProxy(deps.pages));
 
   const v1 = express.Router();
   v1.use(authenticate(deps.directory, deps.authenticator, deps.authFailures, deps.addressKey));
