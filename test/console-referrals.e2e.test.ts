@@ -3,7 +3,8 @@
  * lists for the merchant (newest first, 25 a page), filters by affiliate, state, customer e-mail,
  * flagged and review state kept in the URL (the pager keeps them); another merchant's referrals
  * never appear, not even by its affiliate's id; a bad filter value is a 400 page naming the
- * filter (never a 500, nothing listed); signed out, the page sends to the sign-in; an affiliate's
+ * filter (never a 500, nothing listed); the affiliate filter takes an e-mail too, looked up as
+ * the session's merchant only (never another merchant's affiliate of that e-mail); signed out, the page sends to the sign-in; an affiliate's
  * page links to all of its referrals here.
  */
 import { randomUUID } from 'node:crypto';
@@ -19,7 +20,7 @@ let owner: { cookie: string; csrf: string };
 let ann: { id: string; email: string };
 let held: Awaited<ReturnType<typeof heldReferral>>;
 let leadId: string;
-let foreign: { affiliateId: string; referralId: string };
+let foreign: { affiliateId: string; email: string; referralId: string };
 
 /** Referral ids of the REST list (newest first), as the merchant's API secret sees them. */
 const restIds = async (query: string, m = merchant) => {
@@ -53,7 +54,11 @@ beforeAll(async () => {
   held = await heldReferral(merchant, await holdingCampaign(merchant), { first_name: 'Hella' });
   // Another merchant's affiliate and referral.
   const theirs = await createAffiliate(other, { first_name: 'Otto' });
-  foreign = { affiliateId: theirs.id, referralId: await visitOf(other, theirs.links[0].token) };
+  foreign = {
+    affiliateId: theirs.id,
+    email: theirs.email,
+    referralId: await visitOf(other, theirs.links[0].token),
+  };
   await eventually(async () =>
     (await restIds('limit=1')).body.pagination.total_count === 28 &&
     (await restIds('limit=1', other)).body.pagination.total_count === 1
@@ -139,6 +144,9 @@ it('answers a bad filter value with a 400 page naming the filter, never a 500', 
     ['flagged=yes', 'flagged'],
     ['review_state=pending', 'review_state'],
     ['affiliate_id=%3Cb%3Enot-an-id', 'affiliate_id'],
+    ['affiliate_id=ann%20ref%40example.com', 'affiliate_id'],
+    ['affiliate_id=a%40b%40example.com', 'affiliate_id'],
+    ['affiliate_id=%40', 'affiliate_id'],
     ['email=not-an-address', 'email'],
     ['page=0', 'page'],
     ['page=-1', 'page'],
@@ -174,4 +182,55 @@ it("links an affiliate's page to all of its referrals here", async () => {
     new RegExp(`<a\\s+href="/console/referrals\\?affiliate_id=${ann.id}"\\s*>All 27 referrals</a`),
   );
   expect(res.text).toContain('The newest 10 of 27.');
+}, 60_000);
+
+it("filters by an affiliate's e-mail: exactly what the REST list gives for its id", async () => {
+  const annIds = [
+    ...(await restIds(`affiliate_id=${ann.id}&limit=25`)).ids,
+    ...(await restIds(`affiliate_id=${ann.id}&limit=25&page=2`)).ids,
+  ];
+  expect(annIds).toHaveLength(27);
+  // Typed as a merchant might: other case, spaces around it.
+  const typed = encodeURIComponent(` ${ann.email.toUpperCase()} `);
+  const one = await page(`affiliate_id=${typed}`);
+  expect(shown(one)).toEqual(annIds.slice(0, 25));
+  expect(one).toContain('Affiliate (id or e-mail)');
+  expect(one).toContain(`value="${ann.email}"`); // the form keeps it, normalised
+  expect(one).toContain('Page 1 of 2');
+  // The pager keeps the e-mail (not the id it was resolved to).
+  const next = one.match(/href="([^"]*)" rel="next"/)?.[1]?.replace(/&amp;/g, '&');
+  expect(next).toBeDefined();
+  expect(new URL(next!, 'http://x').searchParams.get('affiliate_id')).toBe(ann.email);
+  const two = await page(new URL(next!, 'http://x').search.slice(1));
+  expect(shown(two)).toEqual(annIds.slice(25));
+  // With another filter, as with the id.
+  expect(shown(await page(`affiliate_id=${typed}&conversion_state=lead`))).toEqual([leadId]);
+  const heldEmail = encodeURIComponent(held.affiliate.email);
+  expect(shown(await page(`affiliate_id=${heldEmail}`))).toEqual([held.referralId]);
+}, 60_000);
+
+it('an e-mail of no affiliate of this merchant lists nothing, never the unfiltered list', async () => {
+  for (const email of [`nobody-${randomUUID()}@example.com`, foreign.email]) {
+    const text = await page(`affiliate_id=${encodeURIComponent(email)}`);
+    expect([email, shown(text)]).toEqual([email, []]);
+    expect(text).toContain('No referrals found.');
+    expect(text).not.toContain(foreign.referralId);
+  }
+}, 60_000);
+
+it("looks the e-mail up as the session's merchant: the same e-mail elsewhere is not ours", async () => {
+  // The other merchant gets an affiliate with Ann's e-mail (unique per merchant only).
+  const twin = await createAffiliate(other, { first_name: 'Twin', email: ann.email });
+  const twinReferral = await visitOf(other, twin.links[0].token);
+  const theirs = await consoleSession(other.merchant_id, 'viewer');
+  const byEmail = `affiliate_id=${encodeURIComponent(ann.email)}`;
+  await eventually(async () =>
+    shown(await page(byEmail, theirs.cookie)).includes(twinReferral) ? true : undefined,
+  );
+  expect(shown(await page(byEmail, theirs.cookie))).toEqual([twinReferral]);
+  const ours = await page(byEmail);
+  expect(shown(ours)).toHaveLength(25);
+  expect(ours).not.toContain(twinReferral);
+  expect(ours).not.toContain(twin.id);
+  expect(ours).toContain('Page 1 of 2');
 }, 60_000);

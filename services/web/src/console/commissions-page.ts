@@ -17,6 +17,7 @@ import {
 } from '@aff/contracts';
 import { html, type SafeHtml } from '../portal/html';
 import { date, money, state } from '../portal/page-parts';
+import { affiliateIdOf, noRows } from './affiliate-filter';
 import { bulkBody, bulkReport, bulkStatus, chosenIds, runEach, type Chosen } from './bulk-actions';
 import {
   dataTable,
@@ -119,16 +120,8 @@ async function findCommissions(
   q: ListQuery,
 ): Promise<Paginated<CommissionView>> {
   const { state: wanted, affiliate, from, to } = q.filters;
-  let affiliateId = affiliate;
-  if (affiliate?.includes('@')) {
-    const found = await calls.internal(OPERATIONS.findAffiliates, {
-      email: affiliate,
-      page: 1,
-      limit: 1,
-    });
-    affiliateId = found.data[0]?.id;
-    if (!affiliateId) return nothing(q.page);
-  }
+  const affiliateId = affiliate ? await affiliateIdOf(calls, affiliate) : undefined;
+  if (affiliateId === null) return noRows(q.page, PAGE_SIZE);
   return calls.internal(OPERATIONS.findCommissions, {
     ...(affiliateId ? { affiliate_id: affiliateId } : {}),
     ...(wanted ? { states: [wanted as CommissionState] } : {}),
@@ -137,19 +130,6 @@ async function findCommissions(
     page: q.page,
     limit: PAGE_SIZE,
   });
-}
-
-function nothing(page: number): Paginated<CommissionView> {
-  const pagination = {
-    previous_page: null,
-    current_page: page,
-    next_page: null,
-    count: 0,
-    limit: PAGE_SIZE,
-    total_pages: 0,
-    total_count: 0,
-  };
-  return { data: [], pagination };
 }
 
 const unpaid = (c: CommissionView) => c.state === 'pending' || c.state === 'due';

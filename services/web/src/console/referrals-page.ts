@@ -1,12 +1,15 @@
 /**
  * The referrals page (`/console/referrals`): every referral of the merchant, newest first, 25 a
- * page, filtered in the URL by affiliate, conversion state, customer e-mail, flagged and review
+ * page, filtered in the URL by affiliate (id or e-mail), conversion state, customer e-mail, flagged and review
  * state. Read-only (viewers and owners see the same page; decisions are on the review queue).
  *
  * Reads the REST list (`listReferrals`, the operation behind `GET /v1/referrals`) with the
  * affiliate expanded, as the session's merchant, so another tenant's referrals cannot appear and
  * nothing is shown that the REST list does not give the merchant. The filters keep the REST
- * list's own names, so `/console/referrals?affiliate_id=…` asks what `/v1/referrals?…` asks.
+ * list's own names, so `/console/referrals?affiliate_id=…` asks what `/v1/referrals?…` asks;
+ * `affiliate_id` also takes an affiliate's e-mail (merchants know them by it), which is looked up
+ * as the session's merchant first (affiliate-filter.ts, as on the commissions page): an e-mail of
+ * no affiliate of the merchant lists nothing.
  *
  * Unlike the other lists (which drop a value a filter does not accept), a bad filter value here
  * is a 400 page naming the filter: a merchant following a link "all of this affiliate's
@@ -31,7 +34,8 @@ import {
   type ListQuery,
   type ListSpec,
 } from './components/data-table';
-import { consoleCalls } from './console-data';
+import { affiliateIdOf, noRows } from './affiliate-filter';
+import { consoleCalls, type ConsoleCalls } from './console-data';
 import { consolePage, message } from './console-http';
 import type { PageDeps } from './console-pages';
 
@@ -44,10 +48,14 @@ const emailRule: KeyRule = (raw) => {
   return /^[^\s@]+@[^\s@]+$/.test(text) && text.length <= 254 ? text : undefined;
 };
 
+/** An affiliate's id, or its e-mail (looked up before the REST list is asked). */
+const affiliateRule: KeyRule = (raw) =>
+  raw.includes('@') ? emailRule(raw) : rules.id()(raw.trim());
+
 export const REFERRALS_LIST: ListSpec = {
   path: '/console/referrals',
   filters: {
-    affiliate_id: rules.id(),
+    affiliate_id: affiliateRule,
     conversion_state: rules.oneOf(CONVERSION_STATES),
     email: emailRule,
     flagged: rules.oneOf(FLAGGED),
@@ -58,7 +66,7 @@ export const REFERRALS_LIST: ListSpec = {
 
 /** What each filter accepts, in words, for the 400 page. */
 const ACCEPTS: Record<string, string> = {
-  affiliate_id: "an affiliate's id",
+  affiliate_id: "an affiliate's id or e-mail",
   conversion_state: `one of ${CONVERSION_STATES.join(', ')}`,
   email: 'an e-mail address',
   flagged: 'true or false',
@@ -95,13 +103,26 @@ export function referralsRoutes({ rpc }: PageDeps): Router {
       return;
     }
     const q = readListQuery(REFERRALS_LIST, req.query);
-    const list = await consoleCalls(rpc, res).call('listReferrals', {
-      query: { ...q.filters, page: String(q.page), limit: String(PAGE_SIZE) },
-      expand: ['affiliate'],
-    });
+    const list = await findReferrals(consoleCalls(rpc, res), q);
     consolePage(res, 200, 'Referrals', pageBody(list, q));
   });
   return router;
+}
+
+/** The REST list with the page's filters; an affiliate e-mail is asked for by its id. */
+async function findReferrals(calls: ConsoleCalls, q: ListQuery): Promise<Paginated<ReferralView>> {
+  const { affiliate_id: affiliate, ...rest } = q.filters;
+  const affiliateId = affiliate ? await affiliateIdOf(calls, affiliate) : undefined;
+  if (affiliateId === null) return noRows(q.page, PAGE_SIZE);
+  return calls.call('listReferrals', {
+    query: {
+      ...rest,
+      ...(affiliateId ? { affiliate_id: affiliateId } : {}),
+      page: String(q.page),
+      limit: String(PAGE_SIZE),
+    },
+    expand: ['affiliate'],
+  });
 }
 
 function badFilterPage(bad: string[]): SafeHtml {
@@ -157,7 +178,7 @@ function filters(q: ListQuery): SafeHtml {
   const f = q.filters;
   return html`<form class="filters" method="get" action="/console/referrals">
     <label for="affiliate_id"
-      >Affiliate id
+      >Affiliate (id or e-mail)
       <input
         id="affiliate_id"
         name="affiliate_id"
