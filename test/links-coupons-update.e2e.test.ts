@@ -31,6 +31,11 @@ describe('PUT /v1/affiliate_links/:id', () => {
     const oldToken: string = link.token;
     // The old token is known to tracking (and held in its in-memory catalog) before the change.
     await visitOf(merchant, oldToken);
+    // The link counts that visit behind the answer (tracking counts, the affiliate service
+    // applies): once it has, the link's counters hold still while its update is compared below.
+    await eventually(async () =>
+      (await client.links.get({ id: link.id })).visitors === 1 ? true : undefined,
+    );
 
     const newToken = unique('new');
     const updated = await client.links.update({ id: link.id, token: newToken });
