@@ -28,6 +28,7 @@ import {
   type ListQuery,
   type ListSpec,
 } from './components/data-table';
+import { affiliateName } from './components/affiliate-name';
 import { consoleCalls, type ConsoleCalls } from './console-data';
 import { VIEWER_NOTE } from './console-act';
 import { consolePage, message, ownerAction, session } from './console-http';
@@ -75,7 +76,7 @@ export function commissionsRoutes({ rpc, once }: PageDeps): Router {
       },
       async (id) => {
         const c = await calls.call('getCommission', { params: { id } });
-        return `${c.sale?.affiliate ? nameOf(c.sale.affiliate) : id}, ${money(c.amount, c.currency)}`;
+        return `${c.sale?.affiliate ? affiliateName(c.sale.affiliate) : id}, ${money(c.amount, c.currency)}`;
       },
     );
     const report = bulkReport(outcome, (n) => `Voided ${n} commission${n === 1 ? '' : 's'}.`);
@@ -108,9 +109,6 @@ export function commissionsRoutes({ rpc, once }: PageDeps): Router {
   );
   return router;
 }
-
-const nameOf = (a: { first_name: string; last_name: string; email: string }) =>
-  `${a.first_name} ${a.last_name}`.trim() || a.email;
 
 /** The day after `to` (the last day shown): everything created before that midnight. */
 const endOf = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString();
@@ -169,7 +167,7 @@ function pageBody(
 ) {
   const { csrfToken, role } = session(res);
   const voids = role === 'owner' && list.data.some(unpaid);
-  const who = (c: CommissionView) => (c.sale?.affiliate ? nameOf(c.sale.affiliate) : '');
+  const who = (c: CommissionView) => (c.sale?.affiliate ? affiliateName(c.sale.affiliate) : '');
   const described = (c: CommissionView) => `${who(c)} ${money(c.amount, c.currency)}`.trim();
   const columns: Column<CommissionView>[] = [
     {

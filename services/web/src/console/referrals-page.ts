@@ -19,7 +19,6 @@ import express, { type Router } from 'express';
 import {
   CONVERSION_STATES,
   REVIEW_STATES,
-  type AffiliateView,
   type Paginated,
   type ReferralView,
 } from '@aff/contracts';
@@ -34,6 +33,7 @@ import {
   type ListQuery,
   type ListSpec,
 } from './components/data-table';
+import { affiliateName } from './components/affiliate-name';
 import { affiliateIdOf, noRows } from './affiliate-filter';
 import { consoleCalls, type ConsoleCalls } from './console-data';
 import { consolePage, message } from './console-http';
@@ -136,13 +136,10 @@ function badFilterPage(bad: string[]): SafeHtml {
   );
 }
 
-const nameOf = (a: Pick<AffiliateView, 'first_name' | 'last_name' | 'email'>) =>
-  `${a.first_name} ${a.last_name}`.trim() || a.email;
-
 function affiliateCell(r: ReferralView): SafeHtml | string {
   const a = r.affiliate;
   if (!a) return '';
-  return html`<a href="/console/affiliates/${a.id}">${nameOf(a)}</a><br /><span class="muted"
+  return html`<a href="/console/affiliates/${a.id}">${affiliateName(a)}</a><br /><span class="muted"
       >${a.email}</span
     >`;
 }

@@ -6,13 +6,7 @@
  * API's, and a referral that cannot be decided is reported by name while the others go ahead.
  */
 import express, { type Request, type Response, type Router } from 'express';
-import {
-  OPERATIONS,
-  REVIEW_STATES,
-  type AffiliateView,
-  type Paginated,
-  type ReferralView,
-} from '@aff/contracts';
+import { OPERATIONS, REVIEW_STATES, type Paginated, type ReferralView } from '@aff/contracts';
 import { html, type SafeHtml } from '../portal/html';
 import { date, state } from '../portal/page-parts';
 import { bulkBody, bulkReport, bulkStatus, chosenIds, runEach, type Chosen } from './bulk-actions';
@@ -25,6 +19,7 @@ import {
   type ListQuery,
   type ListSpec,
 } from './components/data-table';
+import { affiliateName } from './components/affiliate-name';
 import { consoleCalls, type ConsoleCalls } from './console-data';
 import { VIEWER_NOTE } from './console-act';
 import { consolePage, message, ownerAction, session } from './console-http';
@@ -132,15 +127,12 @@ export function reviewsRoutes({ rpc, once }: PageDeps): Router {
   return router;
 }
 
-const nameOf = (a: Pick<AffiliateView, 'first_name' | 'last_name' | 'email'>) =>
-  `${a.first_name} ${a.last_name}`.trim() || a.email;
-
 /** A retrieved referral has no affiliate; its link's token names one (as tracking resolves it). */
 async function affiliateOfReferral(calls: ConsoleCalls, id: string): Promise<string> {
   const referral = await calls.call('getReferral', { params: { id } });
   if (!referral.link) return id;
   const found = await calls.internal(OPERATIONS.resolveLinkToken, { token: referral.link.token });
-  return nameOf(found.affiliate);
+  return affiliateName(found.affiliate);
 }
 
 function signals(r: ReferralView): SafeHtml {
@@ -161,7 +153,7 @@ function pageBody(
   const open = (r: ReferralView) => r.review_state === 'open';
   // Owners decide; the form (and its row buttons) is there only when something can be decided.
   const decides = role === 'owner' && referrals.data.some(open);
-  const who = (r: ReferralView) => (r.affiliate ? nameOf(r.affiliate) : r.id);
+  const who = (r: ReferralView) => (r.affiliate ? affiliateName(r.affiliate) : r.id);
   const columns: Column<ReferralView>[] = [
     {
       header: 'Affiliate',
